@@ -1,0 +1,91 @@
+#include "cli/cli_common.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "config/network_config.h"
+#include "config/preset.h"
+#include "config/system_config_reader.h"
+#include "core/error.h"
+
+namespace dtcalc::cli {
+namespace fs = std::filesystem;
+
+std::vector<std::string> preset_search_dirs(const std::string& argv0) {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("DTCALC_PRESET_PATH")) {
+        std::string all = env;
+        std::size_t start = 0;
+        while (start <= all.size()) {
+            const std::size_t end = std::min(all.find(':', start), all.size());
+            if (end > start) dirs.push_back(all.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    dirs.push_back("presets");
+    std::error_code ec;
+    const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
+    if (!ec && exe.has_parent_path()) {
+        dirs.push_back((exe.parent_path() / "../share/dtcalc/presets").lexically_normal().string());
+        dirs.push_back((exe.parent_path() / "../presets").lexically_normal().string());
+    }
+    dirs.push_back(std::string(DTCALC_SOURCE_DIR) + "/presets");
+    return dirs;
+}
+
+void add_system_options(CLI::App& command, SystemOptions& options) {
+    command.add_option("--preset,-p", options.preset, "System preset: a name (see `dtcalc list`) or a .toml path");
+    command.add_option("--network", options.network_file, "ASTRA-sim network YAML (with --system)");
+    command.add_option("--system", options.system_file, "ASTRA-sim system JSON (with --network)");
+    command.add_option("--backend", options.backend,
+                       "Network model: astra-unaware | astra-aware (default: the preset's; astra-unaware for files)");
+}
+
+ResolvedSystem resolve_system(const SystemOptions& options, const std::vector<std::string>& preset_dirs) {
+    ResolvedSystem out;
+    const bool files = !options.network_file.empty() || !options.system_file.empty();
+    if (!options.preset.empty() && files)
+        throw InputError({"--preset", 0, 0, ""}, "give either --preset or --network and --system, not both");
+    if (!options.preset.empty()) {
+        Preset preset = load_preset(options.preset, preset_dirs);
+        out.network = std::move(preset.network);
+        out.system = std::move(preset.system);
+        out.backend = preset.backend;
+        out.label = "preset " + preset.name;
+    } else if (files) {
+        if (options.network_file.empty())
+            throw InputError({"--network", 0, 0, ""}, "missing: --system needs --network too");
+        if (options.system_file.empty())
+            throw InputError({"--system", 0, 0, ""}, "missing: --network needs --system too");
+        out.network = load_astra_network_yaml(options.network_file);
+        out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
+        out.backend = NetworkBackend::AstraUnaware;
+        out.label = fs::path(options.network_file).filename().string() + " + " +
+                    fs::path(options.system_file).filename().string();
+    } else {
+        throw InputError({"--preset", 0, 0, ""}, "missing: give --preset NAME, or --network FILE and --system FILE");
+    }
+    if (!options.backend.empty()) {
+        const auto backend = parse_network_backend(options.backend);
+        if (!backend)
+            throw InputError({"--backend", 0, 0, ""},
+                             "expected astra-unaware or astra-aware, got '" + options.backend + "'");
+        out.backend = *backend;
+    }
+    return out;
+}
+
+OutputFormat parse_output_format(const std::string& text) {
+    if (text == "table") return OutputFormat::Table;
+    if (text == "csv") return OutputFormat::Csv;
+    if (text == "json") return OutputFormat::Json;
+    throw InputError({"--format", 0, 0, ""}, "expected table, csv or json, got '" + text + "'");
+}
+
+TimeUnit parse_units_flag(const std::string& text) {
+    const auto unit = parse_time_unit(text);
+    if (!unit) throw InputError({"--units", 0, 0, ""}, "expected us, ns, ms, s or cycles, got '" + text + "'");
+    return *unit;
+}
+
+}  // namespace dtcalc::cli

@@ -1,0 +1,33 @@
+// dtcalc: parses the command line, runs one subcommand, turns bad input into
+// a one-line message and exit code 2.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/cli_common.h"
+#include "cli/collective_command.h"
+#include "core/error.h"
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> preset_dirs = dtcalc::cli::preset_search_dirs(argc > 0 ? argv[0] : "dtcalc");
+    CLI::App app{"dtcalc: distributed-training cost calculator (closed-form collectives, critical-path iterations)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "dtcalc 0.1.0");
+    dtcalc::cli::setup_collective_command(app, preset_dirs);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "dtcalc: error: " << e.what() << "\n";
+        return 2;
+    } catch (const dtcalc::InputError& e) {
+        std::cerr << "dtcalc: error: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,61 @@
+#pragma once
+// The time of one collective on a group of a network, in closed form, with a
+// breakdown per phase. This is the engine's front door.
+//
+//   chunks   = preferred-dataset-splits; chunk = size / chunks (for all-gather,
+//              of each NPU's input), raised to the group size when smaller
+//              (not for all-gather), as ASTRA-sim does
+//   phases   = plan_phases(...)                       (phase_plan.h)
+//   a phase  = (steps + 1) x endpoint delay
+//            + sum over steps of the step's link cost  (link_cost.h)
+//            + a local reduction after each reducing step
+//   total    = chunks through the phases, at most active-chunks-per-dimension
+//              per dimension at once                   (chunk_pipeline.h)
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collective/backend.h"
+#include "collective/collective_kind.h"
+#include "collective/comm_group.h"
+#include "network/network.h"
+#include "system/system_config.h"
+
+namespace dtcalc {
+
+struct CollectiveQuery {
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    /// The whole buffer as nccl-tests counts it: the all-gather output, the
+    /// reduce-scatter input, the all-reduce and all-to-all buffer, the message.
+    std::uint64_t bytes = 0;
+    CommGroup group;
+};
+
+struct PhaseBreakdown {
+    int dimension = 0;
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    AlgorithmChoice algorithm;
+    int npus = 1;
+    int steps = 0;
+    std::uint64_t bytes_per_step = 0;  ///< largest message of the phase
+    // Per chunk, for one pass of this phase:
+    double latency_ns = 0;    ///< hops x latency, summed over steps
+    double bandwidth_ns = 0;  ///< serialisation, summed over steps
+    double endpoint_ns = 0;   ///< endpoint delays
+    double reduction_ns = 0;  ///< local reductions
+    double time_ns = 0;       ///< the phase alone, after rounding
+    double wait_ns = 0;       ///< mean wait per chunk for a slot (chunk batching, pipelining)
+};
+
+struct CollectiveResult {
+    double time_ns = 0;
+    int chunks = 0;
+    std::uint64_t chunk_bytes = 0;
+    std::vector<PhaseBreakdown> phases;
+};
+
+/// Throws InputError (key "collective") when the system has no algorithm for it.
+CollectiveResult collective_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
+                                 const CollectiveQuery& query);
+
+}  // namespace dtcalc

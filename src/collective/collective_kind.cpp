@@ -1,0 +1,44 @@
+#include "collective/collective_kind.h"
+
+#include <cctype>
+#include <string>
+
+namespace dtcalc {
+
+std::optional<CollectiveKind> parse_collective_kind(std::string_view name) {
+    std::string key;
+    for (char c : name)
+        if (c != '-' && c != '_') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key == "allreduce") return CollectiveKind::AllReduce;
+    if (key == "reducescatter") return CollectiveKind::ReduceScatter;
+    if (key == "allgather") return CollectiveKind::AllGather;
+    if (key == "alltoall") return CollectiveKind::AllToAll;
+    if (key == "sendrecv" || key == "send" || key == "p2p") return CollectiveKind::SendRecv;
+    return std::nullopt;
+}
+
+std::string_view collective_kind_name(CollectiveKind kind) {
+    switch (kind) {
+        case CollectiveKind::AllReduce: return "all-reduce";
+        case CollectiveKind::ReduceScatter: return "reduce-scatter";
+        case CollectiveKind::AllGather: return "all-gather";
+        case CollectiveKind::AllToAll: return "all-to-all";
+        case CollectiveKind::SendRecv: return "send-recv";
+    }
+    return "?";
+}
+
+double bus_bandwidth_factor(CollectiveKind kind, long long npus) {
+    if (npus <= 1) return kind == CollectiveKind::SendRecv ? 1.0 : 0.0;
+    const double n = static_cast<double>(npus);
+    switch (kind) {
+        case CollectiveKind::AllReduce: return 2.0 * (n - 1) / n;
+        case CollectiveKind::ReduceScatter:
+        case CollectiveKind::AllGather:
+        case CollectiveKind::AllToAll: return (n - 1) / n;
+        case CollectiveKind::SendRecv: return 1.0;
+    }
+    return 1.0;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,84 @@
+#include "collective/phase_plan.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "collective/algorithm_steps.h"
+
+namespace dtcalc {
+namespace {
+
+PlannedPhase phase(int dim, CollectiveKind kind, const CommGroup& group, const std::vector<AlgorithmChoice>& algorithms,
+                   std::uint64_t data) {
+    const AlgorithmChoice choice = algorithms[static_cast<std::size_t>(dim)];
+    if (!supports(kind, choice.kind))
+        throw std::invalid_argument(std::string(algorithm_name(choice.kind)) + " has no " +
+                                    std::string(collective_kind_name(kind)));
+    return {dim, kind, choice, group.members[static_cast<std::size_t>(dim)], data};
+}
+
+}  // namespace
+
+std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& group, const SystemConfig& system,
+                                      std::uint64_t chunk_bytes) {
+    std::vector<PlannedPhase> phases;
+    const std::vector<int> dims = group.spanned_dimensions();
+    if (dims.empty()) return phases;
+    const auto& algorithms = system.algorithms_for(kind == CollectiveKind::SendRecv ? CollectiveKind::AllReduce : kind);
+
+    if (algorithms.front().flat) {
+        const std::int64_t p = group.size();
+        const std::uint64_t data = kind == CollectiveKind::AllGather ? chunk_bytes * static_cast<std::uint64_t>(p) : chunk_bytes;
+        if (!supports(kind, algorithms.front().kind))
+            throw std::invalid_argument(std::string(algorithm_name(algorithms.front().kind)) + " has no " +
+                                        std::string(collective_kind_name(kind)));
+        phases.push_back({dims.front(), kind, algorithms.front(), static_cast<int>(p), data});
+        return phases;
+    }
+
+    auto members = [&](int dim) { return static_cast<std::uint64_t>(group.members[static_cast<std::size_t>(dim)]); };
+    switch (kind) {
+        case CollectiveKind::AllReduce:
+            if (system.collective_optimization == CollectiveOptimization::Baseline || dims.size() == 1) {
+                for (int d : dims) phases.push_back(phase(d, CollectiveKind::AllReduce, group, algorithms, chunk_bytes));
+            } else {
+                const auto& rs = system.algorithms_for(CollectiveKind::ReduceScatter);
+                const auto& ag = system.algorithms_for(CollectiveKind::AllGather);
+                std::vector<std::uint64_t> level(dims.size());
+                std::uint64_t data = chunk_bytes;
+                for (std::size_t i = 0; i < dims.size(); ++i) {
+                    level[i] = data;
+                    data /= members(dims[i]);
+                }
+                for (std::size_t i = 0; i + 1 < dims.size(); ++i)
+                    phases.push_back(phase(dims[i], CollectiveKind::ReduceScatter, group, rs, level[i]));
+                phases.push_back(phase(dims.back(), CollectiveKind::AllReduce, group, algorithms, level.back()));
+                for (std::size_t i = dims.size() - 1; i-- > 0;)
+                    phases.push_back(phase(dims[i], CollectiveKind::AllGather, group, ag, level[i]));
+            }
+            break;
+        case CollectiveKind::ReduceScatter: {
+            std::uint64_t data = chunk_bytes;
+            for (int d : dims) {
+                phases.push_back(phase(d, kind, group, algorithms, data));
+                data /= members(d);
+            }
+            break;
+        }
+        case CollectiveKind::AllGather: {
+            std::uint64_t data = chunk_bytes;
+            for (std::size_t i = dims.size(); i-- > 0;) {
+                data *= members(dims[i]);
+                phases.push_back(phase(dims[i], kind, group, algorithms, data));
+            }
+            break;
+        }
+        case CollectiveKind::AllToAll:
+            for (int d : dims) phases.push_back(phase(d, kind, group, algorithms, chunk_bytes));
+            break;
+        case CollectiveKind::SendRecv: break;
+    }
+    return phases;
+}
+
+}  // namespace dtcalc

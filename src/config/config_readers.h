@@ -1,0 +1,18 @@
+#pragma once
+// File formats into ConfigValue trees. Each reader throws InputError naming the
+// file (and line and column where the parser knows them) for unreadable, empty,
+// truncated, binary or malformed input.
+#include <string>
+
+#include "config/config_value.h"
+
+namespace dtcalc {
+
+ConfigValue read_toml_file(const std::string& path);
+ConfigValue read_json_file(const std::string& path);
+ConfigValue read_yaml_file(const std::string& path);
+
+/// The whole file as text; throws when it cannot be read, is empty or holds NUL bytes.
+std::string read_text_file(const std::string& path);
+
+}  // namespace dtcalc

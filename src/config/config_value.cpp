@@ -1,0 +1,195 @@
+#include "config/config_value.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dtcalc {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string describe(const ConfigValue& value) {
+    switch (value.type) {
+        case ConfigValue::Type::String: return "\"" + value.text + "\"";
+        case ConfigValue::Type::Integer:
+        case ConfigValue::Type::Float: {
+            std::string s = std::to_string(value.number);
+            if (value.number == std::floor(value.number) && std::fabs(value.number) < 1e15)
+                s = std::to_string(static_cast<long long>(value.number));
+            return s;
+        }
+        case ConfigValue::Type::Bool: return value.boolean ? "true" : "false";
+        case ConfigValue::Type::List: return "a list";
+        case ConfigValue::Type::Table: return "a table";
+    }
+    return "?";
+}
+
+bool is_number(const ConfigValue& v) {
+    return v.type == ConfigValue::Type::Integer || v.type == ConfigValue::Type::Float;
+}
+
+}  // namespace
+
+const ConfigValue* ConfigValue::find(std::string_view key) const {
+    for (const auto& [name, value] : fields)
+        if (name == key) return &value;
+    return nullptr;
+}
+
+std::string_view config_type_name(ConfigValue::Type type) {
+    switch (type) {
+        case ConfigValue::Type::String: return "a string";
+        case ConfigValue::Type::Integer: return "an integer";
+        case ConfigValue::Type::Float: return "a number";
+        case ConfigValue::Type::Bool: return "a boolean";
+        case ConfigValue::Type::List: return "a list";
+        case ConfigValue::Type::Table: return "a table";
+    }
+    return "?";
+}
+
+void fail_at(const ConfigValue& value, const std::string& message) {
+    throw InputError(value.where, message);
+}
+
+double as_positive_number(const ConfigValue& value) {
+    if (!is_number(value)) fail_at(value, "expected a number, got " + describe(value));
+    if (!std::isfinite(value.number) || value.number <= 0)
+        fail_at(value, "must be > 0 (got " + describe(value) + ")");
+    return value.number;
+}
+
+double as_non_negative_number(const ConfigValue& value) {
+    if (!is_number(value)) fail_at(value, "expected a number, got " + describe(value));
+    if (!std::isfinite(value.number) || value.number < 0)
+        fail_at(value, "must be >= 0 (got " + describe(value) + ")");
+    return value.number;
+}
+
+int as_positive_integer(const ConfigValue& value) {
+    if (!is_number(value)) fail_at(value, "expected a positive integer, got " + describe(value));
+    if (value.number != std::floor(value.number) || value.number < 1 ||
+        value.number > std::numeric_limits<int>::max())
+        fail_at(value, "expected a positive integer, got " + describe(value));
+    return static_cast<int>(value.number);
+}
+
+const std::string& as_string(const ConfigValue& value) {
+    if (value.type != ConfigValue::Type::String)
+        fail_at(value, "expected a string, got " + describe(value));
+    return value.text;
+}
+
+ConfigTableReader::ConfigTableReader(const ConfigValue& table) : table_(table) {
+    if (table.type != ConfigValue::Type::Table)
+        fail_at(table, "expected a table of keys, got " + describe(table));
+}
+
+bool ConfigTableReader::has(std::string_view key) const { return table_.find(key) != nullptr; }
+
+const ConfigValue& ConfigTableReader::required(std::string_view key) {
+    const ConfigValue* value = optional(key);
+    if (!value) {
+        InputLocation where = table_.where;
+        where.key = where.key.empty() ? std::string(key) : where.key + "." + std::string(key);
+        throw InputError(where, "missing required key");
+    }
+    return *value;
+}
+
+const ConfigValue* ConfigTableReader::optional(std::string_view key) {
+    used_.emplace_back(key);
+    return table_.find(key);
+}
+
+std::string ConfigTableReader::string(std::string_view key) { return as_string(required(key)); }
+
+std::optional<std::string> ConfigTableReader::optional_string(std::string_view key) {
+    const ConfigValue* v = optional(key);
+    if (!v) return std::nullopt;
+    return as_string(*v);
+}
+
+double ConfigTableReader::positive_number(std::string_view key) {
+    return as_positive_number(required(key));
+}
+
+double ConfigTableReader::non_negative_number(std::string_view key) {
+    return as_non_negative_number(required(key));
+}
+
+std::optional<double> ConfigTableReader::optional_non_negative_number(std::string_view key) {
+    const ConfigValue* v = optional(key);
+    if (!v) return std::nullopt;
+    return as_non_negative_number(*v);
+}
+
+int ConfigTableReader::positive_integer(std::string_view key) {
+    return as_positive_integer(required(key));
+}
+
+bool ConfigTableReader::boolean_flag(std::string_view key) {
+    auto value = optional_boolean_flag(key);
+    if (!value) required(key);  // throws "missing"
+    return *value;
+}
+
+std::optional<bool> ConfigTableReader::optional_boolean_flag(std::string_view key) {
+    const ConfigValue* v = optional(key);
+    if (!v) return std::nullopt;
+    if (v->type == ConfigValue::Type::Bool) return v->boolean;
+    if (is_number(*v) && (v->number == 0 || v->number == 1)) return v->number == 1;
+    fail_at(*v, "expected true/false or 0/1, got " + describe(*v));
+}
+
+const std::vector<ConfigValue>& ConfigTableReader::list(std::string_view key) {
+    const ConfigValue& v = required(key);
+    if (v.type != ConfigValue::Type::List) fail_at(v, "expected a list, got " + describe(v));
+    if (v.items.empty()) fail_at(v, "expected a non-empty list");
+    return v.items;
+}
+
+std::vector<std::string> ConfigTableReader::string_list(std::string_view key) {
+    std::vector<std::string> out;
+    for (const ConfigValue& item : list(key)) out.push_back(as_string(item));
+    return out;
+}
+
+void ConfigTableReader::ignore(std::initializer_list<std::string_view> keys) {
+    for (std::string_view k : keys) used_.emplace_back(k);
+}
+
+void ConfigTableReader::finish() const {
+    for (const auto& [name, value] : table_.fields) {
+        if (std::find(used_.begin(), used_.end(), name) != used_.end()) continue;
+        std::string message = "unknown key";
+        std::string best;
+        std::size_t best_distance = 4;
+        for (const std::string& known : used_) {
+            const std::size_t d = edit_distance(name, known);
+            if (d < best_distance) {
+                best_distance = d;
+                best = known;
+            }
+        }
+        if (!best.empty()) message += " (did you mean '" + best + "'?)";
+        fail_at(value, message);
+    }
+}
+
+}  // namespace dtcalc

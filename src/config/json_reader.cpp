@@ -1,0 +1,86 @@
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "config/config_readers.h"
+
+namespace dtcalc {
+namespace {
+
+// nlohmann::json keeps no positions; we find a key's line by searching the
+// text for its quoted name after its parent's position. Good enough to point
+// a person at the right line of a configuration file.
+struct LineFinder {
+    const std::string& text;
+
+    std::size_t find_key(const std::string& key, std::size_t from) const {
+        const std::string quoted = "\"" + key + "\"";
+        const std::size_t at = text.find(quoted, from);
+        return at == std::string::npos ? from : at;
+    }
+    int line_of(std::size_t offset) const {
+        return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(offset, text.size())), '\n'));
+    }
+};
+
+ConfigValue convert(const nlohmann::json& node, const std::string& file, const std::string& key,
+                    const LineFinder& lines, std::size_t offset) {
+    ConfigValue out;
+    out.where = {file, offset == std::string::npos ? 0 : lines.line_of(offset), 0, key};
+    switch (node.type()) {
+        case nlohmann::json::value_t::object:
+            out.type = ConfigValue::Type::Table;
+            for (const auto& [name, child] : node.items()) {
+                const std::size_t at = lines.find_key(name, offset);
+                out.fields.emplace_back(name, convert(child, file, key.empty() ? name : key + "." + name, lines, at));
+            }
+            break;
+        case nlohmann::json::value_t::array:
+            out.type = ConfigValue::Type::List;
+            for (std::size_t i = 0; i < node.size(); ++i)
+                out.items.push_back(convert(node[i], file, key + "[" + std::to_string(i) + "]", lines, offset));
+            break;
+        case nlohmann::json::value_t::string:
+            out.type = ConfigValue::Type::String;
+            out.text = node.get<std::string>();
+            break;
+        case nlohmann::json::value_t::boolean:
+            out.type = ConfigValue::Type::Bool;
+            out.boolean = node.get<bool>();
+            break;
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned:
+            out.type = ConfigValue::Type::Integer;
+            out.number = node.get<double>();
+            break;
+        case nlohmann::json::value_t::number_float:
+            out.type = ConfigValue::Type::Float;
+            out.number = node.get<double>();
+            break;
+        default:
+            throw InputError(out.where, "null or binary values are not accepted here");
+    }
+    return out;
+}
+
+}  // namespace
+
+ConfigValue read_json_file(const std::string& path) {
+    const std::string text = read_text_file(path);
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        const LineFinder lines{text};
+        std::string message = e.what();
+        if (const auto colon = message.find("parse error"); colon != std::string::npos)
+            message = message.substr(colon);
+        throw InputError({path, lines.line_of(e.byte == 0 ? 0 : e.byte - 1), 0, ""}, "invalid JSON: " + message);
+    }
+    const LineFinder lines{text};
+    ConfigValue root = convert(document, path, "", lines, 0);
+    root.where.line = 0;
+    return root;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,75 @@
+#include "config/system_config_reader.h"
+
+#include "config/config_readers.h"
+
+namespace dtcalc {
+namespace {
+
+constexpr std::string_view kImplementationKeys[kGroupCollectiveKinds] = {
+    "all-reduce-implementation", "reduce-scatter-implementation", "all-gather-implementation",
+    "all-to-all-implementation"};
+
+std::vector<AlgorithmChoice> read_implementation(ConfigTableReader& reader, std::string_view key,
+                                                 std::size_t dimensions) {
+    const auto& items = reader.list(key);
+    std::vector<AlgorithmChoice> out;
+    for (const ConfigValue& item : items) {
+        const std::string& name = as_string(item);
+        const auto choice = parse_algorithm(name);
+        if (!choice)
+            fail_at(item, "unknown algorithm '" + name +
+                              "' (expected ring, direct, halvingDoubling, doubleBinaryTree, or a one* flat variant)");
+        out.push_back(*choice);
+    }
+    const bool flat = out.front().flat;
+    if (flat && out.size() != 1)
+        fail_at(reader.required(key), "a flat one* algorithm must be the only entry");
+    for (std::size_t i = 1; i < out.size(); ++i)
+        if (out[i].flat) fail_at(items[i], "a flat one* algorithm must be the only entry");
+    if (!flat && out.size() != dimensions)
+        fail_at(reader.required(key), "has " + std::to_string(out.size()) + " entries but the network has " +
+                                          std::to_string(dimensions) + " dimensions");
+    return out;
+}
+
+}  // namespace
+
+SystemConfig system_config_from(const ConfigValue& table, std::size_t dimensions) {
+    ConfigTableReader reader(table);
+    SystemConfig config;
+    for (int k = 0; k < kGroupCollectiveKinds; ++k)
+        config.implementation[k] = read_implementation(reader, kImplementationKeys[k], dimensions);
+
+    config.preferred_dataset_splits = reader.positive_integer("preferred-dataset-splits");
+    config.active_chunks_per_dimension = reader.positive_integer("active-chunks-per-dimension");
+    config.endpoint_delay_ns = reader.non_negative_number("endpoint-delay");
+    config.local_mem_bw_gbps = reader.positive_number("local-mem-bw");
+
+    const ConfigValue& optimization = reader.required("collective-optimization");
+    const auto opt = parse_collective_optimization(as_string(optimization));
+    if (!opt) fail_at(optimization, "expected 'baseline' or 'localBWAware', got '" + optimization.text + "'");
+    config.collective_optimization = *opt;
+
+    const ConfigValue& policy = reader.required("scheduling-policy");
+    const auto pol = parse_scheduling_policy(as_string(policy));
+    if (!pol) fail_at(policy, "expected 'LIFO' or 'FIFO', got '" + policy.text + "'");
+    config.scheduling_policy = *pol;
+
+    if (const ConfigValue* peak = reader.optional("peak-perf")) config.peak_perf_tflops = as_positive_number(*peak);
+    config.roofline_enabled = reader.optional_boolean_flag("roofline-enabled").value_or(false);
+    config.track_local_mem = reader.optional_boolean_flag("track-local-mem").value_or(false);
+
+    // Keys ASTRA-sim reads that change nothing in dtcalc's model: boost mode and
+    // tracing switches, the replay flag, and LogGP parameters of its memory bus.
+    reader.ignore({"boost-mode", "trace-enabled", "replay-only", "intra-dimension-scheduling",
+                   "inter-dimension-scheduling", "L", "o", "g", "G", "model-shared-bus",
+                   "preferred-chunk-size", "local-reduction-delay"});
+    reader.finish();
+    return config;
+}
+
+SystemConfig load_astra_system_json(const std::string& path, std::size_t dimensions) {
+    return system_config_from(read_json_file(path), dimensions);
+}
+
+}  // namespace dtcalc

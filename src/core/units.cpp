@@ -1,0 +1,124 @@
+#include "core/units.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace dtcalc {
+namespace {
+
+struct Suffix {
+    std::string_view text;
+    double multiplier;
+};
+
+constexpr Suffix kSuffixes[] = {
+    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+    {"KB", 1e3},     {"MB", 1e6},        {"GB", 1e9},           {"TB", 1e12},
+    {"K", 1024.0},   {"M", 1048576.0},   {"G", 1073741824.0},   {"B", 1.0},
+};
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+    if (text.empty()) return std::nullopt;
+
+    double multiplier = 1.0;
+    for (const Suffix& s : kSuffixes) {
+        if (text.size() > s.text.size() && text.ends_with(s.text)) {
+            multiplier = s.multiplier;
+            text.remove_suffix(s.text.size());
+            while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+            break;
+        }
+    }
+    if (text.empty() || text.front() == '-' || text.front() == '+') return std::nullopt;
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    const double bytes = value * multiplier;
+    if (!std::isfinite(bytes) || bytes < 0 || bytes > 9.0e18) return std::nullopt;
+    if (bytes != std::floor(bytes)) return std::nullopt;
+    return static_cast<std::uint64_t>(bytes);
+}
+
+std::optional<std::vector<std::uint64_t>> parse_byte_size_range(std::string_view text) {
+    const auto colon = text.find(':');
+    if (colon == std::string_view::npos) {
+        auto one = parse_byte_size(text);
+        if (!one) return std::nullopt;
+        return std::vector<std::uint64_t>{*one};
+    }
+    std::string_view rest = text.substr(colon + 1);
+    double factor = 2.0;
+    const auto second = rest.find(':');
+    if (second != std::string_view::npos) {
+        std::string_view f = rest.substr(second + 1);
+        rest = rest.substr(0, second);
+        if (f.starts_with('x') || f.starts_with('*')) f.remove_prefix(1);
+        auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), factor);
+        if (ec != std::errc() || end != f.data() + f.size() || !(factor > 1.0) || factor > 1e6)
+            return std::nullopt;
+    }
+    auto lo = parse_byte_size(text.substr(0, colon));
+    auto hi = parse_byte_size(rest);
+    if (!lo || !hi || *lo > *hi || *lo == 0) return std::nullopt;
+    std::vector<std::uint64_t> sizes;
+    double current = static_cast<double>(*lo);
+    while (current <= static_cast<double>(*hi) * (1 + 1e-12) && sizes.size() < 4096) {
+        sizes.push_back(static_cast<std::uint64_t>(std::llround(current)));
+        current *= factor;
+    }
+    return sizes;
+}
+
+std::string format_byte_size(std::uint64_t bytes) {
+    static constexpr const char* kNames[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = static_cast<double>(bytes);
+    int index = 0;
+    while (value >= 1024.0 && index < 5) {
+        value /= 1024.0;
+        ++index;
+    }
+    char buffer[32];
+    if (value == std::floor(value))
+        std::snprintf(buffer, sizeof buffer, "%.0f %s", value, kNames[index]);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.3g %s", value, kNames[index]);
+    return buffer;
+}
+
+std::optional<TimeUnit> parse_time_unit(std::string_view text) {
+    if (text == "ns") return TimeUnit::Nanoseconds;
+    if (text == "us" || text == "µs") return TimeUnit::Microseconds;
+    if (text == "ms") return TimeUnit::Milliseconds;
+    if (text == "s") return TimeUnit::Seconds;
+    if (text == "cycles") return TimeUnit::Cycles;
+    return std::nullopt;
+}
+
+std::string_view time_unit_name(TimeUnit unit) {
+    switch (unit) {
+        case TimeUnit::Nanoseconds: return "ns";
+        case TimeUnit::Microseconds: return "us";
+        case TimeUnit::Milliseconds: return "ms";
+        case TimeUnit::Seconds: return "s";
+        case TimeUnit::Cycles: return "cycles";
+    }
+    return "?";
+}
+
+double nanoseconds_to(TimeUnit unit, double ns) {
+    switch (unit) {
+        case TimeUnit::Nanoseconds:
+        case TimeUnit::Cycles: return ns;
+        case TimeUnit::Microseconds: return ns * 1e-3;
+        case TimeUnit::Milliseconds: return ns * 1e-6;
+        case TimeUnit::Seconds: return ns * 1e-9;
+    }
+    return ns;
+}
+
+}  // namespace dtcalc

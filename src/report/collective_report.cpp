@@ -1,0 +1,101 @@
+#include "report/collective_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+namespace dtcalc {
+namespace {
+
+std::string algorithm_label(const PhaseBreakdown& p) {
+    if (p.kind == CollectiveKind::SendRecv) return "p2p";
+    std::string name(algorithm_name(p.algorithm.kind));
+    if (p.algorithm.flat) {
+        name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+        name = "one" + name;
+    }
+    return name;
+}
+
+std::string number(double value) {
+    // Shortest round-trip form, so JSON and CSV keep every digit that matters.
+    return fmt::format("{}", value);
+}
+
+}  // namespace
+
+double CollectiveRow::algbw_gbps() const {
+    return result.time_ns > 0 ? static_cast<double>(size_bytes) / result.time_ns : 0.0;
+}
+
+double CollectiveRow::busbw_gbps() const { return algbw_gbps() * bus_bandwidth_factor(kind, npus); }
+
+void write_collective_table(std::ostream& out, const CollectiveReportHeader& header,
+                            const std::vector<CollectiveRow>& rows, TimeUnit unit, bool with_phases) {
+    if (rows.empty()) return;
+    const CollectiveRow& first = rows.front();
+    const std::string u(time_unit_name(unit));
+    fmt::print(out, "# {} on {} NPUs, {}, backend {}\n", collective_kind_name(first.kind), first.npus,
+               header.system_label, network_backend_name(first.backend));
+    fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}\n", "size (B)", "size", "chunks",
+               "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)");
+    for (const CollectiveRow& row : rows) {
+        fmt::print(out, "{:>14} {:>12} {:>7} {:>16.6g} {:>13.2f} {:>13.2f}\n", row.size_bytes,
+                   format_byte_size(row.size_bytes), row.result.chunks, nanoseconds_to(unit, row.result.time_ns),
+                   row.algbw_gbps(), row.busbw_gbps());
+    }
+    if (!with_phases) return;
+    for (const CollectiveRow& row : rows) {
+        fmt::print(out, "\nphases of one chunk ({}, {} chunks of {}), times in {}:\n", format_byte_size(row.size_bytes),
+                   row.result.chunks, format_byte_size(row.result.chunk_bytes), u);
+        fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11} {:>11} {:>10} {:>10} {:>11} {:>11}\n", "dim",
+                   "collective", "algorithm", "npus", "steps", "bytes/step", "latency", "bandwidth", "endpoint",
+                   "reduction", "phase", "wait");
+        for (const PhaseBreakdown& p : row.result.phases) {
+            fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11.4g} {:>11.4g} {:>10.4g} {:>10.4g} {:>11.4g} {:>11.4g}\n",
+                       p.dimension, collective_kind_name(p.kind), algorithm_label(p), p.npus, p.steps,
+                       p.bytes_per_step, nanoseconds_to(unit, p.latency_ns), nanoseconds_to(unit, p.bandwidth_ns),
+                       nanoseconds_to(unit, p.endpoint_ns), nanoseconds_to(unit, p.reduction_ns),
+                       nanoseconds_to(unit, p.time_ns), nanoseconds_to(unit, p.wait_ns));
+        }
+    }
+}
+
+void write_collective_csv(std::ostream& out, const std::vector<CollectiveRow>& rows, TimeUnit unit) {
+    const std::string u(time_unit_name(unit));
+    fmt::print(out, "collective,size_bytes,npus,backend,chunks,chunk_bytes,time_{},algbw_GBps,busbw_GBps\n", u);
+    for (const CollectiveRow& row : rows) {
+        fmt::print(out, "{},{},{},{},{},{},{},{},{}\n", collective_kind_name(row.kind), row.size_bytes, row.npus,
+                   network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes,
+                   number(nanoseconds_to(unit, row.result.time_ns)), number(row.algbw_gbps()),
+                   number(row.busbw_gbps()));
+    }
+}
+
+void write_collective_json(std::ostream& out, const std::vector<CollectiveRow>& rows) {
+    auto us = [](double ns) { return number(ns * 1e-3); };
+    out << "[";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const CollectiveRow& row = rows[i];
+        fmt::print(out,
+                   "{}\n  {{\"collective\": \"{}\", \"size_bytes\": {}, \"npus\": {}, \"backend\": \"{}\", "
+                   "\"chunks\": {}, \"chunk_bytes\": {}, \"time_us\": {}, \"time_ns\": {}, \"algbw_GBps\": {}, "
+                   "\"busbw_GBps\": {}, \"phases\": [",
+                   i == 0 ? "" : ",", collective_kind_name(row.kind), row.size_bytes, row.npus,
+                   network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes, us(row.result.time_ns),
+                   number(row.result.time_ns), number(row.algbw_gbps()), number(row.busbw_gbps()));
+        for (std::size_t j = 0; j < row.result.phases.size(); ++j) {
+            const PhaseBreakdown& p = row.result.phases[j];
+            fmt::print(out,
+                       "{}\n    {{\"dimension\": {}, \"collective\": \"{}\", \"algorithm\": \"{}\", \"npus\": {}, "
+                       "\"steps\": {}, \"bytes_per_step\": {}, \"latency_us\": {}, \"bandwidth_us\": {}, "
+                       "\"endpoint_us\": {}, \"reduction_us\": {}, \"time_us\": {}, \"wait_us\": {}}}",
+                       j == 0 ? "" : ",", p.dimension, collective_kind_name(p.kind), algorithm_label(p), p.npus,
+                       p.steps, p.bytes_per_step, us(p.latency_ns), us(p.bandwidth_ns), us(p.endpoint_ns),
+                       us(p.reduction_ns), us(p.time_ns), us(p.wait_ns));
+        }
+        out << (row.result.phases.empty() ? "]}" : "\n  ]}");
+    }
+    out << (rows.empty() ? "]\n" : "\n]\n");
+}
+
+}  // namespace dtcalc
