@@ -42,13 +42,15 @@ void direct(CollectiveKind kind, int p, std::uint64_t d, AlgorithmSteps& out) {
 
 // Recursive halving (reduce-scatter): the partner is 2^s positions away and
 // the exchanged half shrinks; recursive doubling (all-gather) mirrors it.
+// As in ASTRA-sim, the first halving step forwards without a local reduction
+// (its bundle is not processed); every later one reduces.
 void halving_doubling(CollectiveKind kind, int p, std::uint64_t d, AlgorithmSteps& out) {
     const int steps = log2_ceil(p);
     auto reduce_scatter = [&] {
         std::uint64_t bytes = d;
         for (int s = 0; s < steps; ++s) {
             bytes /= 2;
-            out.runs.push_back({1, bytes, 1 << s, 1, true});
+            out.runs.push_back({1, bytes, 1 << s, 1, s > 0});
         }
     };
     auto all_gather = [&] {
