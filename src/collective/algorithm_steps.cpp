@@ -68,16 +68,18 @@ void halving_doubling(CollectiveKind kind, int p, std::uint64_t d, AlgorithmStep
     }
 }
 
-// Double binary tree all-reduce: two complementary trees each carry half the
-// data; reduce towards the root over depth log2(p) levels, then broadcast back.
+// Double binary tree all-reduce (ASTRA-sim's DoubleBinaryTreeAllReduce): the
+// whole chunk moves on every tree edge; it is reduced up floor(log2 p) levels
+// to the root and sent back down as many, every reception paying a reduction.
+// Successive chunks alternate between the two trees, so one chunk's path is
+// the depth of one tree.
 void double_binary_tree(CollectiveKind kind, int p, std::uint64_t d, AlgorithmSteps& out) {
-    if (kind != CollectiveKind::AllReduce) {
-        ring(kind, p, d, out);  // other collectives fall back to the ring, as ASTRA-sim does
-        return;
-    }
-    const int depth = log2_ceil(p);
-    out.runs.push_back({depth, d / 2, 1, 2, true});
-    out.runs.push_back({depth, d / 2, 1, 2, false});
+    if (kind != CollectiveKind::AllReduce)
+        throw std::invalid_argument("doubleBinaryTree has only all-reduce");
+    int levels = 0;
+    while ((2 << levels) <= p) ++levels;
+    out.runs.push_back({levels, d, 1, 1, true});
+    out.runs.push_back({levels, d, 1, 1, true});
 }
 
 }  // namespace
@@ -89,7 +91,9 @@ int AlgorithmSteps::total_steps() const {
 }
 
 bool supports(CollectiveKind kind, AlgorithmKind algorithm) {
-    return !(algorithm == AlgorithmKind::HalvingDoubling && kind == CollectiveKind::AllToAll);
+    if (algorithm == AlgorithmKind::HalvingDoubling) return kind != CollectiveKind::AllToAll;
+    if (algorithm == AlgorithmKind::DoubleBinaryTree) return kind == CollectiveKind::AllReduce;
+    return true;
 }
 
 AlgorithmSteps algorithm_steps(CollectiveKind kind, AlgorithmKind algorithm, int npus, std::uint64_t data_bytes) {

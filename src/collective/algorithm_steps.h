@@ -20,12 +20,12 @@
 //   halvingDoubling   reduce-scatter  log2 p           D/2, D/4, ... D/p (reduce)
 //   halvingDoubling   all-gather      log2 p           D/p, ... D/4, D/2
 //   halvingDoubling   all-reduce      reduce-scatter then all-gather
-//   doubleBinaryTree  all-reduce      reduce up a binary tree, broadcast down
+//   doubleBinaryTree  all-reduce      2 floor(log2 p)  D    (every step reduces)
 //
 // A step's endpoint delay and its link costs are the caller's (link_cost.h);
 // this file only counts.
+#include <array>
 #include <cstdint>
-#include <vector>
 
 #include "collective/collective_kind.h"
 #include "system/system_config.h"
@@ -33,20 +33,39 @@
 namespace dtcalc {
 
 struct StepRun {
-    int count = 0;                   ///< identical steps, one after another
-    std::uint64_t message_bytes = 0; ///< bytes per message
-    int peer_distance = 1;           ///< farthest peer in a step, in group positions
-    int messages_per_step = 1;       ///< messages an NPU sends at once in a step
-    bool reduces = false;            ///< the step ends with a local reduction
+    int count;                   ///< identical steps, one after another
+    std::uint64_t message_bytes; ///< bytes per message
+    int peer_distance;           ///< farthest peer in a step, in group positions
+    int messages_per_step;       ///< messages an NPU sends at once in a step
+    bool reduces;                ///< the step ends with a local reduction
+};
+
+/// The runs of one phase, stored inline (no allocation: the engine prices
+/// millions of these a second). halvingDoubling needs one run per step, at most
+/// 2 x 31 for an int-sized group.
+class StepRuns {
+public:
+    static constexpr int kCapacity = 64;
+    void push_back(const StepRun& run) { runs_[static_cast<std::size_t>(size_++)] = run; }
+    int size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const StepRun& operator[](int i) const { return runs_[static_cast<std::size_t>(i)]; }
+    const StepRun* begin() const { return runs_.data(); }
+    const StepRun* end() const { return runs_.data() + size_; }
+
+private:
+    std::array<StepRun, kCapacity> runs_;
+    int size_ = 0;
 };
 
 struct AlgorithmSteps {
-    std::vector<StepRun> runs;
+    StepRuns runs;
     int total_steps() const;
 };
 
 /// Throws std::invalid_argument for a combination that does not exist
-/// (halvingDoubling all-to-all); callers check `supports` first.
+/// (halvingDoubling all-to-all; doubleBinaryTree other than all-reduce);
+/// callers check `supports` first.
 AlgorithmSteps algorithm_steps(CollectiveKind kind, AlgorithmKind algorithm, int npus, std::uint64_t data_bytes);
 
 bool supports(CollectiveKind kind, AlgorithmKind algorithm);

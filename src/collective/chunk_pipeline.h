@@ -17,6 +17,7 @@
 // no messages and no event queue. Without a revisited dimension it reduces to
 // the closed form end = (ceil(chunks/slots) - 1) * bottleneck + sum(durations)
 // when the bottleneck is the first phase (tested against it).
+#include <span>
 #include <vector>
 
 namespace dtcalc {
@@ -38,5 +39,9 @@ struct PipelineResult {
 };
 
 PipelineResult run_chunk_pipeline(const std::vector<PipelinePhase>& phases, int chunks, int slots);
+
+/// The same without allocating: returns the total and writes each phase's
+/// mean wait per chunk into `mean_wait_ns` (one entry per phase).
+double run_chunk_pipeline(std::span<const PipelinePhase> phases, int chunks, int slots, std::span<double> mean_wait_ns);
 
 }  // namespace dtcalc

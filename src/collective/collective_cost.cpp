@@ -1,6 +1,8 @@
 #include "collective/collective_cost.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <stdexcept>
 
 #include "collective/algorithm_steps.h"
@@ -122,6 +124,8 @@ CollectiveResult collective_time(const Network& network, const SystemConfig& sys
     }
 
     std::vector<PipelinePhase> pipeline;
+    pipeline.reserve(planned.size());
+    result.phases.reserve(planned.size());
     const bool flat = !planned.empty() && planned.front().algorithm.flat;
     for (const PlannedPhase& ph : planned) {
         result.phases.push_back(price_phase(network, query.group, system, backend, ph));
@@ -130,9 +134,15 @@ CollectiveResult collective_time(const Network& network, const SystemConfig& sys
         pipeline.push_back({flat ? 0 : ph.dimension, priced.time_ns,
                             link_serialization_ns(dim, backend, priced.bytes_per_step)});
     }
-    const PipelineResult run = run_chunk_pipeline(pipeline, result.chunks, system.active_chunks_per_dimension);
-    for (std::size_t i = 0; i < result.phases.size(); ++i) result.phases[i].wait_ns = run.mean_wait_ns[i];
-    result.time_ns = run.total_ns;
+    std::array<double, 64> waits;
+    std::vector<double> many_waits;
+    std::span<double> wait_span(waits.data(), pipeline.size());
+    if (pipeline.size() > waits.size()) {
+        many_waits.resize(pipeline.size());
+        wait_span = many_waits;
+    }
+    result.time_ns = run_chunk_pipeline(pipeline, result.chunks, system.active_chunks_per_dimension, wait_span);
+    for (std::size_t i = 0; i < result.phases.size(); ++i) result.phases[i].wait_ns = wait_span[i];
     return result;
 }
 

@@ -24,6 +24,7 @@ std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& grou
     std::vector<PlannedPhase> phases;
     const std::vector<int> dims = group.spanned_dimensions();
     if (dims.empty()) return phases;
+    phases.reserve(2 * dims.size());
     const auto& algorithms = system.algorithms_for(kind == CollectiveKind::SendRecv ? CollectiveKind::AllReduce : kind);
 
     if (algorithms.front().flat) {
@@ -42,8 +43,9 @@ std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& grou
             if (system.collective_optimization == CollectiveOptimization::Baseline || dims.size() == 1) {
                 for (int d : dims) phases.push_back(phase(d, CollectiveKind::AllReduce, group, algorithms, chunk_bytes));
             } else {
-                const auto& rs = system.algorithms_for(CollectiveKind::ReduceScatter);
-                const auto& ag = system.algorithms_for(CollectiveKind::AllGather);
+                // The inner phases use the all-reduce's own per-dimension algorithms.
+                const auto& rs = algorithms;
+                const auto& ag = algorithms;
                 std::vector<std::uint64_t> level(dims.size());
                 std::uint64_t data = chunk_bytes;
                 for (std::size_t i = 0; i < dims.size(); ++i) {
