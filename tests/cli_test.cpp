@@ -1,1 +1,109 @@
+// The dtcalc binary end to end: output shapes, exit codes, error messages.
 #include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+#include "temp_file.h"
+
+namespace {
+
+struct Run {
+    int exit_code;
+    std::string out;  // stdout and stderr together
+};
+
+Run run_dtcalc(const std::string& args) {
+    const std::string command = std::string(DTCALC_BINARY) + " " + args + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string out;
+    std::array<char, 4096> buffer;
+    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kPreset = std::string("--preset ") + DTCALC_PRESETS_DIR + "/astrasim-hgx-h100-validated.toml";
+
+}  // namespace
+
+TEST_CASE("collective prints ASTRA-sim's figure for the HGX-H100 example") {
+    const Run r = run_dtcalc("collective all-reduce --size 1MiB " + kPreset + " --units cycles --format csv");
+    CHECK(r.exit_code == 0);
+    // 57,426 cycles: ASTRA-sim's congestion-aware result quoted in seed 002.
+    CHECK(r.out.find("all-reduce,1048576,8,astra-aware,4,262144,57426,") != std::string::npos);
+}
+
+TEST_CASE("collective JSON has the documented keys, one object per size") {
+    const Run r = run_dtcalc("collective all-gather --size 1KiB:4KiB " + kPreset + " --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    REQUIRE(doc.is_array());
+    REQUIRE(doc.size() == 3);
+    for (const char* key : {"collective", "size_bytes", "npus", "backend", "time_us", "algbw_GBps", "busbw_GBps", "phases"})
+        CHECK(doc[0].contains(key));
+    CHECK(doc[0]["collective"] == "all-gather");
+    CHECK(doc[2]["size_bytes"] == 4096);
+    CHECK(doc[0]["npus"] == 8);
+    // busbw = algbw x (n-1)/n for all-gather
+    CHECK(doc[1]["busbw_GBps"].get<double>() == doctest::Approx(doc[1]["algbw_GBps"].get<double>() * 7.0 / 8.0));
+}
+
+TEST_CASE("bad input exits 2 with one clear line") {
+    SUBCASE("unknown collective") {
+        const Run r = run_dtcalc("collective all-sum --size 1MiB " + kPreset);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out == "dtcalc: error: KIND: expected all-reduce, reduce-scatter, all-gather, all-to-all or send-recv, got 'all-sum'\n");
+    }
+    SUBCASE("bad size") {
+        const Run r = run_dtcalc("collective all-reduce --size 1MiBs " + kPreset);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.find("--size: expected a size like") != std::string::npos);
+    }
+    SUBCASE("more NPUs than the network has") {
+        const Run r = run_dtcalc("collective all-reduce --size 1MiB --npus 16 " + kPreset);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out == "dtcalc: error: --npus: the group has 16 NPUs but the network has only 8\n");
+    }
+    SUBCASE("unknown preset") {
+        const Run r = run_dtcalc("collective all-reduce --size 1MiB --preset nope");
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.starts_with("dtcalc: error: --preset: no preset named 'nope'"));
+    }
+    SUBCASE("network without system") {
+        const std::string net = dtcalc::testing::write_temp_file("cli.yml",
+                                                                 "topology: [Switch]\nnpus_count: [8]\nbandwidth: [400]\nlatency: [10]\n");
+        const Run r = run_dtcalc("collective all-reduce --size 1MiB --network " + net);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out == "dtcalc: error: --system: missing: --network needs --system too\n");
+    }
+    SUBCASE("bad file") {
+        const std::string net = dtcalc::testing::write_temp_file("cli-bad.yml", "topology: [Switch]\n");
+        const std::string sys = dtcalc::testing::write_temp_file("cli-sys.json", "{}");
+        const Run r = run_dtcalc("collective all-reduce --size 1MiB --network " + net + " --system " + sys);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out == "dtcalc: error: " + net + ": npus_count: missing required key\n");
+    }
+    SUBCASE("unknown flag and missing subcommand") {
+        CHECK(run_dtcalc("collective all-reduce --size 1MiB --frobnicate " + kPreset).exit_code == 2);
+        CHECK(run_dtcalc("").exit_code == 2);
+    }
+    SUBCASE("an algorithm the collective does not have") {
+        const std::string net = dtcalc::testing::write_temp_file("hd.yml",
+                                                                 "topology: [Switch]\nnpus_count: [8]\nbandwidth: [400]\nlatency: [10]\n");
+        const std::string sys = dtcalc::testing::write_temp_file(
+            "hd.json",
+            R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+                "preferred-dataset-splits": 1, "all-reduce-implementation": ["halvingDoubling"],
+                "all-gather-implementation": ["halvingDoubling"], "reduce-scatter-implementation": ["halvingDoubling"],
+                "all-to-all-implementation": ["halvingDoubling"], "collective-optimization": "baseline",
+                "local-mem-bw": 1000})");
+        const Run r = run_dtcalc("collective all-to-all --size 1MiB --network " + net + " --system " + sys);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out == "dtcalc: error: collective: halvingDoubling has no all-to-all\n");
+    }
+}

@@ -1,0 +1,18 @@
+#pragma once
+// Writes test inputs to files under the system's temp directory.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace dtcalc::testing {
+
+inline std::string write_temp_file(const std::string& name, const std::string& content) {
+    const auto dir = std::filesystem::temp_directory_path() / "dtcalc-tests";
+    std::filesystem::create_directories(dir);
+    const auto path = dir / name;
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+    return path.string();
+}
+
+}  // namespace dtcalc::testing
