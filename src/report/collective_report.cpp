@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cmath>
+
 namespace dtcalc {
 namespace {
 
@@ -17,8 +19,22 @@ std::string algorithm_label(const PhaseBreakdown& p) {
 }
 
 std::string number(double value) {
-    // Shortest round-trip form, so JSON and CSV keep every digit that matters.
-    return fmt::format("{}", value);
+    // Twelve significant digits: every digit the model means, none of the
+    // binary noise of unit conversions (14.437000000000001).
+    return fmt::format("{:.12g}", value);
+}
+
+// A time for a person: whole cycles and ns, three decimals of a us, and so on.
+std::string human_time(TimeUnit unit, double ns) {
+    const double v = nanoseconds_to(unit, ns);
+    switch (unit) {
+        case TimeUnit::Cycles:
+        case TimeUnit::Nanoseconds: return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v);
+        case TimeUnit::Microseconds: return fmt::format("{:.3f}", v);
+        case TimeUnit::Milliseconds: return fmt::format("{:.6f}", v);
+        case TimeUnit::Seconds: return fmt::format("{:.9f}", v);
+    }
+    return number(v);
 }
 
 }  // namespace
@@ -39,8 +55,8 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
     fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}\n", "size (B)", "size", "chunks",
                "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)");
     for (const CollectiveRow& row : rows) {
-        fmt::print(out, "{:>14} {:>12} {:>7} {:>16.6g} {:>13.2f} {:>13.2f}\n", row.size_bytes,
-                   format_byte_size(row.size_bytes), row.result.chunks, nanoseconds_to(unit, row.result.time_ns),
+        fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}\n", row.size_bytes,
+                   format_byte_size(row.size_bytes), row.result.chunks, human_time(unit, row.result.time_ns),
                    row.algbw_gbps(), row.busbw_gbps());
     }
     if (!with_phases) return;
@@ -51,11 +67,11 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
                    "collective", "algorithm", "npus", "steps", "bytes/step", "latency", "bandwidth", "endpoint",
                    "reduction", "phase", "wait");
         for (const PhaseBreakdown& p : row.result.phases) {
-            fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11.4g} {:>11.4g} {:>10.4g} {:>10.4g} {:>11.4g} {:>11.4g}\n",
+            fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11} {:>11} {:>10} {:>10} {:>11} {:>11}\n",
                        p.dimension, collective_kind_name(p.kind), algorithm_label(p), p.npus, p.steps,
-                       p.bytes_per_step, nanoseconds_to(unit, p.latency_ns), nanoseconds_to(unit, p.bandwidth_ns),
-                       nanoseconds_to(unit, p.endpoint_ns), nanoseconds_to(unit, p.reduction_ns),
-                       nanoseconds_to(unit, p.time_ns), nanoseconds_to(unit, p.wait_ns));
+                       p.bytes_per_step, human_time(unit, p.latency_ns), human_time(unit, p.bandwidth_ns),
+                       human_time(unit, p.endpoint_ns), human_time(unit, p.reduction_ns), human_time(unit, p.time_ns),
+                       human_time(unit, p.wait_ns));
         }
     }
 }
