@@ -6,6 +6,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/collective_command.h"
+#include "cli/run_command.h"
 #include "core/error.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "dtcalc 0.1.0");
     dtcalc::cli::setup_collective_command(app, preset_dirs);
+    dtcalc::cli::setup_run_command(app, preset_dirs);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

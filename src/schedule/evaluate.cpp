@@ -1,0 +1,380 @@
+#include "schedule/evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <queue>
+#include <span>
+#include <string>
+#include <unordered_map>
+
+#include "collective/collective_cost.h"
+#include "core/error.h"
+
+namespace dtcalc {
+namespace {
+
+[[noreturn]] void fail(const WorkloadGraph& graph, int op, const std::string& message) {
+    throw InputError({"", 0, 0, "workload"}, graph.op_label(op) + ": " + message);
+}
+
+// Dependencies the graph implies beyond its edges: a receive waits for its
+// matching send; the ops of one collective seen from several roles wait for
+// each other's predecessors. Stored as a compact list per op.
+struct ImpliedEdges {
+    std::vector<std::vector<int>> extra;  // only for ops that have some; indexed through `slot`
+    std::vector<int> slot;                // op -> index into extra, or -1
+    std::vector<int> matching_send;       // recv op -> its send op
+    std::vector<std::vector<int>> sync_members;
+    std::vector<int> sync_of;             // op -> index into sync_members, or -1
+
+    void add(int op, int predecessor) {
+        if (slot[static_cast<std::size_t>(op)] < 0) {
+            slot[static_cast<std::size_t>(op)] = static_cast<int>(extra.size());
+            extra.emplace_back();
+        }
+        extra[static_cast<std::size_t>(slot[static_cast<std::size_t>(op)])].push_back(predecessor);
+    }
+};
+
+ImpliedEdges imply_edges(const WorkloadGraph& graph) {
+    const int n = static_cast<int>(graph.ops.size());
+    ImpliedEdges e;
+    e.slot.assign(static_cast<std::size_t>(n), -1);
+    e.matching_send.assign(static_cast<std::size_t>(n), -1);
+    e.sync_of.assign(static_cast<std::size_t>(n), -1);
+
+    // Sends and receives pair up in order per (from role, to role, tag).
+    std::map<std::tuple<int, int, int>, std::vector<int>> sends, recvs;
+    std::map<int, int> sync_index;
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        if (op.kind == OpKind::Send) sends[{op.role, op.peer_role, op.tag}].push_back(i);
+        if (op.kind == OpKind::Recv) recvs[{op.peer_role, op.role, op.tag}].push_back(i);
+        if (op.kind == OpKind::Collective && op.sync >= 0) {
+            auto [it, added] = sync_index.try_emplace(op.sync, static_cast<int>(e.sync_members.size()));
+            if (added) e.sync_members.emplace_back();
+            e.sync_members[static_cast<std::size_t>(it->second)].push_back(i);
+            e.sync_of[static_cast<std::size_t>(i)] = it->second;
+        }
+    }
+    for (const auto& [key, list] : recvs) {
+        const auto found = sends.find(key);
+        const std::size_t available = found == sends.end() ? 0 : found->second.size();
+        if (list.size() > available)
+            fail(graph, list[available], "receive from role " + std::to_string(std::get<0>(key)) + " with tag " +
+                                             std::to_string(std::get<2>(key)) + " has no matching send");
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            e.matching_send[static_cast<std::size_t>(list[k])] = found->second[k];
+            e.add(list[k], found->second[k]);
+        }
+    }
+    for (const auto& [key, list] : sends) {
+        const auto found = recvs.find(key);
+        const std::size_t taken = found == recvs.end() ? 0 : found->second.size();
+        if (list.size() > taken)
+            fail(graph, list[taken], "send to role " + std::to_string(std::get<1>(key)) + " with tag " +
+                                         std::to_string(std::get<2>(key)) + " has no matching receive");
+    }
+    for (const auto& members : e.sync_members) {
+        for (int a : members)
+            for (int b : members)
+                if (a != b)
+                    for (std::uint32_t p : graph.predecessors(b)) e.add(a, static_cast<int>(p));
+    }
+    return e;
+}
+
+void check_references(const WorkloadGraph& graph) {
+    const int n = static_cast<int>(graph.ops.size());
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        if (op.role < 0 || op.role >= graph.roles) fail(graph, i, "role " + std::to_string(op.role) + " does not exist");
+        for (std::uint32_t p : graph.predecessors(i))
+            if (p >= static_cast<std::uint32_t>(n))
+                fail(graph, i, "depends on op " + std::to_string(p) + ", which does not exist");
+        const bool needs_group = op.kind == OpKind::Collective || op.kind == OpKind::Send;
+        if (needs_group && (op.group < 0 || op.group >= static_cast<int>(graph.groups.size())))
+            fail(graph, i, "has no valid communicator group");
+        if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) &&
+            (op.peer_role < 0 || op.peer_role >= graph.roles))
+            fail(graph, i, "peer role " + std::to_string(op.peer_role) + " does not exist");
+        if (!std::isfinite(op.flops) || !std::isfinite(op.bytes) || !std::isfinite(op.duration_ns) || op.flops < 0 ||
+            op.bytes < 0)
+            fail(graph, i, "has a negative or non-finite cost");
+    }
+}
+
+template <class F>
+void for_each_predecessor(const WorkloadGraph& graph, const ImpliedEdges& implied, int op, F&& f) {
+    for (std::uint32_t p : graph.predecessors(op)) f(static_cast<int>(p));
+    const int s = implied.slot[static_cast<std::size_t>(op)];
+    if (s >= 0)
+        for (int p : implied.extra[static_cast<std::size_t>(s)]) f(p);
+}
+
+// Topological order that keeps the graph's own order wherever it can (Kahn's
+// algorithm, always taking the lowest-numbered ready op). When every edge
+// already points backwards, that order is 0..n-1 and costs one scan.
+std::vector<int> topological_order(const WorkloadGraph& graph, const ImpliedEdges& implied) {
+    const int n = static_cast<int>(graph.ops.size());
+    bool in_order = true;
+    for (int i = 0; i < n && in_order; ++i)
+        for_each_predecessor(graph, implied, i, [&](int p) {
+            if (p >= i) in_order = false;
+        });
+    std::vector<int> order;
+    order.reserve(static_cast<std::size_t>(n));
+    if (in_order) {
+        for (int i = 0; i < n; ++i) order.push_back(i);
+        return order;
+    }
+    std::vector<int> pending(static_cast<std::size_t>(n), 0);
+    std::vector<std::vector<int>> successors(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+        for_each_predecessor(graph, implied, i, [&](int p) {
+            ++pending[static_cast<std::size_t>(i)];
+            successors[static_cast<std::size_t>(p)].push_back(i);
+        });
+    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    for (int i = 0; i < n; ++i)
+        if (pending[static_cast<std::size_t>(i)] == 0) ready.push(i);
+    while (!ready.empty()) {
+        const int op = ready.top();
+        ready.pop();
+        order.push_back(op);
+        for (int s : successors[static_cast<std::size_t>(op)])
+            if (--pending[static_cast<std::size_t>(s)] == 0) ready.push(s);
+    }
+    if (static_cast<int>(order.size()) != n) {
+        int stuck = 0;
+        while (pending[static_cast<std::size_t>(stuck)] == 0) ++stuck;
+        fail(graph, stuck, "is part of a dependency cycle");
+    }
+    return order;
+}
+
+struct Durations {
+    std::vector<double> ns;
+    std::vector<signed char> compute_bound;  // -1: not roofline-timed
+};
+
+Durations price_ops(const WorkloadGraph& graph, const EvaluationSystem& sys) {
+    const int n = static_cast<int>(graph.ops.size());
+    Durations d;
+    d.ns.assign(static_cast<std::size_t>(n), 0.0);
+    d.compute_bound.assign(static_cast<std::size_t>(n), -1);
+    std::unordered_map<std::uint64_t, double> cache;  // (kind, group, bytes) -> ns
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        double& t = d.ns[static_cast<std::size_t>(i)];
+        switch (op.kind) {
+            case OpKind::Compute:
+                if (op.duration_ns >= 0) {
+                    t = op.duration_ns;
+                } else {
+                    if (!can_time(sys.device, op.flops, op.bytes))
+                        fail(graph, i, "needs the device's peak-perf and local-mem-bw to be timed by the roofline");
+                    const RooflineTime r = roofline_time(sys.device, op.flops, op.bytes);
+                    t = r.ns;
+                    d.compute_bound[static_cast<std::size_t>(i)] = r.compute_bound ? 1 : 0;
+                }
+                break;
+            case OpKind::Memory:
+                if (op.duration_ns >= 0) {
+                    t = op.duration_ns;
+                } else if (op.bytes > 0) {
+                    if (sys.memory_stream_gbps <= 0) fail(graph, i, "needs a memory bandwidth to be timed");
+                    t = op.bytes / sys.memory_stream_gbps;
+                }
+                break;
+            case OpKind::Collective:
+            case OpKind::Send: {
+                const CollectiveKind kind = op.kind == OpKind::Send ? CollectiveKind::SendRecv : op.collective;
+                const std::uint64_t key = (op.comm_bytes << 16) ^ (static_cast<std::uint64_t>(op.group) << 4) ^
+                                          static_cast<std::uint64_t>(kind);
+                auto found = cache.find(key);
+                if (found == cache.end()) {
+                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)]};
+                    double ns = 0;
+                    try {
+                        ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;
+                    } catch (const InputError& e) {
+                        fail(graph, i, e.detail());
+                    }
+                    found = cache.emplace(key, ns).first;
+                }
+                t = found->second;
+                break;
+            }
+            case OpKind::Recv: t = 0; break;
+        }
+    }
+    return d;
+}
+
+// Total length of a set of intervals, overlaps counted once.
+double union_length(std::vector<std::pair<double, double>>& intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    double total = 0, cur_start = 0, cur_end = -1;
+    bool open = false;
+    for (const auto& [s, e] : intervals) {
+        if (!open || s > cur_end) {
+            if (open) total += cur_end - cur_start;
+            cur_start = s;
+            cur_end = e;
+            open = true;
+        } else {
+            cur_end = std::max(cur_end, e);
+        }
+    }
+    if (open) total += cur_end - cur_start;
+    return total;
+}
+
+}  // namespace
+
+Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
+    check_references(graph);
+    const int n = static_cast<int>(graph.ops.size());
+    const ImpliedEdges implied = imply_edges(graph);
+    const std::vector<int> order = topological_order(graph, implied);
+    const Durations durations = price_ops(graph, sys);
+
+    Schedule out;
+    out.ops.assign(static_cast<std::size_t>(n), {});
+    out.exposed_ns.assign(static_cast<std::size_t>(n), 0.0);
+    out.roles.assign(static_cast<std::size_t>(graph.roles), {});
+
+    // Stream state per role: compute, memory, one per network dimension.
+    const int dims = static_cast<int>(sys.network->dimensions.size());
+    const int streams_per_role = 2 + dims;
+    struct StreamState {
+        double free_at = 0;
+        int last_op = -1;
+    };
+    std::vector<StreamState> streams(static_cast<std::size_t>(graph.roles * streams_per_role));
+    auto stream = [&](int role, int index) -> StreamState& {
+        return streams[static_cast<std::size_t>(role * streams_per_role + index)];
+    };
+    std::vector<char> done(static_cast<std::size_t>(n), 0);
+
+    // The streams an op occupies: compute 0, memory 1, dimension d at 2 + d.
+    auto occupied = [&](const Op& op, int* list) -> int {
+        switch (op.kind) {
+            case OpKind::Compute: list[0] = 0; return 1;
+            case OpKind::Memory: list[0] = 1; return 1;
+            case OpKind::Recv: return 0;
+            case OpKind::Collective:
+            case OpKind::Send: {
+                int count = 0;
+                const CommGroup& g = graph.groups[static_cast<std::size_t>(op.group)];
+                for (int d = 0; d < dims && d < static_cast<int>(g.members.size()); ++d)
+                    if (g.members[static_cast<std::size_t>(d)] > 1) list[count++] = 2 + d;
+                return count;
+            }
+        }
+        return 0;
+    };
+
+    std::vector<int> stream_list(static_cast<std::size_t>(streams_per_role));
+    for (int op_index : order) {
+        if (done[static_cast<std::size_t>(op_index)]) continue;
+        const int sync = implied.sync_of[static_cast<std::size_t>(op_index)];
+        // The members processed together: the op alone, or every role's view of one collective.
+        const int alone = op_index;
+        const std::span<const int> members =
+            sync >= 0 ? std::span<const int>(implied.sync_members[static_cast<std::size_t>(sync)])
+                      : std::span<const int>(&alone, 1);
+
+        double start = 0;
+        int bound_by = -1;
+        for (int m : members) {
+            for_each_predecessor(graph, implied, m, [&](int p) {
+                const double end = out.ops[static_cast<std::size_t>(p)].end_ns;
+                if (end > start || (end == start && bound_by < 0 && end > 0)) {
+                    start = end;
+                    bound_by = p;
+                }
+            });
+        }
+        double compute_free_before = -1;
+        for (int m : members) {
+            const Op& op = graph.ops[static_cast<std::size_t>(m)];
+            const int count = occupied(op, stream_list.data());
+            for (int k = 0; k < count; ++k) {
+                const StreamState& s = stream(op.role, stream_list[static_cast<std::size_t>(k)]);
+                if (stream_list[static_cast<std::size_t>(k)] == 0) compute_free_before = s.free_at;
+                if (s.free_at > start) {
+                    start = s.free_at;
+                    bound_by = s.last_op;
+                }
+            }
+        }
+        for (int m : members) {
+            const Op& op = graph.ops[static_cast<std::size_t>(m)];
+            const double end = start + durations.ns[static_cast<std::size_t>(m)];
+            out.ops[static_cast<std::size_t>(m)] = {start, end, bound_by};
+            done[static_cast<std::size_t>(m)] = 1;
+            const int count = occupied(op, stream_list.data());
+            for (int k = 0; k < count; ++k) {
+                StreamState& s = stream(op.role, stream_list[static_cast<std::size_t>(k)]);
+                s.free_at = end;
+                s.last_op = m;
+            }
+        }
+        // A compute op that waited for communication: that communication was exposed.
+        if (compute_free_before >= 0 && bound_by >= 0 && start > compute_free_before) {
+            const OpKind k = graph.ops[static_cast<std::size_t>(bound_by)].kind;
+            if (k == OpKind::Collective || k == OpKind::Send || k == OpKind::Recv)
+                out.exposed_ns[static_cast<std::size_t>(bound_by)] += start - compute_free_before;
+        }
+    }
+
+    // Summaries per role.
+    std::vector<std::vector<std::pair<double, double>>> comm(static_cast<std::size_t>(graph.roles));
+    RooflineStats& rs = out.roofline;
+    int compute_bound = 0;
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        const OpTiming& t = out.ops[static_cast<std::size_t>(i)];
+        RoleSummary& role = out.roles[static_cast<std::size_t>(op.role)];
+        role.wall_ns = std::max(role.wall_ns, t.end_ns);
+        if (op.kind == OpKind::Compute) role.compute_busy_ns += t.end_ns - t.start_ns;
+        if ((op.kind == OpKind::Collective || op.kind == OpKind::Send) && t.end_ns > t.start_ns)
+            comm[static_cast<std::size_t>(op.role)].emplace_back(t.start_ns, t.end_ns);
+        const signed char cb = durations.compute_bound[static_cast<std::size_t>(i)];
+        const double ns = t.end_ns - t.start_ns;
+        if (cb >= 0 && ns > 0) {
+            ++rs.ops;
+            compute_bound += cb;
+            rs.average_compute_utilization += op.flops / ns / (sys.device.peak_tflops * 1e3);
+            rs.average_memory_utilization += op.bytes / ns / sys.device.mem_bw_gbps;
+            rs.average_operational_intensity += op.bytes > 0 ? op.flops / op.bytes : 0.0;
+        }
+    }
+    if (rs.ops > 0) {
+        rs.compute_bound_percent = 100.0 * compute_bound / rs.ops;
+        rs.average_compute_utilization /= rs.ops;
+        rs.average_memory_utilization /= rs.ops;
+        rs.average_operational_intensity /= rs.ops;
+    }
+    int last = -1;
+    for (int r = 0; r < graph.roles; ++r) {
+        RoleSummary& role = out.roles[static_cast<std::size_t>(r)];
+        role.comm_busy_ns = union_length(comm[static_cast<std::size_t>(r)]);
+        role.exposed_comm_ns = std::max(0.0, role.wall_ns - role.compute_busy_ns);
+        out.wall_ns = std::max(out.wall_ns, role.wall_ns);
+    }
+    for (int i = 0; i < n; ++i)
+        if (last < 0 || out.ops[static_cast<std::size_t>(i)].end_ns > out.ops[static_cast<std::size_t>(last)].end_ns)
+            last = i;
+    for (int op = last; op >= 0; op = out.ops[static_cast<std::size_t>(op)].bound_by) {
+        out.critical_path.push_back(op);
+        if (out.critical_path.size() > static_cast<std::size_t>(n)) break;  // defensive: bound_by never loops
+    }
+    std::reverse(out.critical_path.begin(), out.critical_path.end());
+    return out;
+}
+
+}  // namespace dtcalc
