@@ -69,7 +69,7 @@ void for_each_scenario(const std::function<void(const Scenario&)>& visit, std::v
     struct Chunking {
         int splits, active;
     };
-    const Chunking chunkings[] = {{1, 1}, {4, 2}, {3, 2}, {16, 1}};
+    const Chunking chunkings[] = {{1, 1}, {4, 2}, {3, 2}, {5, 2}, {16, 1}};
     const CollectiveKind kinds[] = {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
                                     CollectiveKind::AllGather, CollectiveKind::AllToAll, CollectiveKind::SendRecv};
 

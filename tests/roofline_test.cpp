@@ -1,0 +1,36 @@
+#include <doctest/doctest.h>
+
+#include "compute/roofline.h"
+
+using namespace dtcalc;
+
+TEST_CASE("roofline: the slower of compute and memory") {
+    ComputeDevice h100{989, 3350, {}, {}};
+    // 989e12 FLOP/s = 989e3 FLOP/ns: 1.978e9 FLOPs take 2000 ns; 1e6 bytes at 3350 B/ns take 298.5 ns.
+    const RooflineTime big = roofline_time(h100, 1.978e9, 1e6);
+    CHECK(big.ns == doctest::Approx(2000));
+    CHECK(big.compute_bound);
+    // 1e6 FLOPs take 1.011 ns; 6.7e6 bytes take 2000 ns: memory-bound.
+    const RooflineTime small = roofline_time(h100, 1e6, 6.7e6);
+    CHECK(small.ns == doctest::Approx(2000));
+    CHECK_FALSE(small.compute_bound);
+    CHECK(roofline_time(h100, 0, 0).ns == 0);
+}
+
+TEST_CASE("efficiency curves interpolate in log size and clamp at the ends") {
+    EfficiencyCurve curve{{{1e6, 0.2}, {1e10, 0.8}}};
+    CHECK(curve.at(1e3) == doctest::Approx(0.2));
+    CHECK(curve.at(1e8) == doctest::Approx(0.5));   // halfway in log10: 6 -> 10
+    CHECK(curve.at(1e12) == doctest::Approx(0.8));
+    CHECK(EfficiencyCurve{}.at(42) == 1.0);
+    ComputeDevice d{100, 1000, curve, {}};
+    // 1e8 FLOPs at 100e3 FLOP/ns x 0.5 = 2000 ns.
+    CHECK(roofline_time(d, 1e8, 0).ns == doctest::Approx(2000));
+}
+
+TEST_CASE("a device without numbers cannot time what it lacks") {
+    ComputeDevice none{};
+    CHECK_FALSE(can_time(none, 1, 0));
+    CHECK_FALSE(can_time(none, 0, 1));
+    CHECK(can_time(none, 0, 0));
+}
