@@ -4,6 +4,7 @@
 // [start, end) intervals per chunk (c0, c1, ...) and queue (q0, q1).
 #include <doctest/doctest.h>
 
+#include <span>
 #include <vector>
 
 #include "collective/chunk_pipeline.h"
@@ -103,6 +104,18 @@ TEST_CASE("a dimension visited twice shares its slots") {
         CHECK(r.mean_wait_ns[1] == 0);
         CHECK(r.mean_wait_ns[2] == doctest::Approx(50.0));
     }
+    SUBCASE("four chunks, two slots: pairs move together, as two chunks on one slot") {
+        // q0: c0,c1 RS [0,100) c2,c3 RS [100,200); q1: c0,c1 [100,150) c2,c3 [200,250);
+        // c0,c1 AG ready at 150 but both q0 slots are busy until 200: [200,300);
+        // c2,c3 AG [300,400).
+        CHECK(run_chunk_pipeline(up_and_down, 4, 2).total_ns == 400);
+    }
+    SUBCASE("three chunks, two slots: the slot left free by the odd chunk is used") {
+        // q0 slot A: c0 RS [0,100) c2 RS [100,200) c1 AG [200,300)
+        // q0 slot B: c1 RS [0,100) c0 AG [150,250) c2 AG [250,350)
+        // q1: c0,c1 AR [100,150), c2 AR [200,250).
+        CHECK(run_chunk_pipeline(up_and_down, 3, 2).total_ns == 350);
+    }
     SUBCASE("the same phases on separate queues finish earlier") {
         // q0: c0 [0,100) c1 [100,200); q1: c0 [100,150) c1 [200,250);
         // q2: c0 [150,250) c1 [250,350).
@@ -144,4 +157,35 @@ TEST_CASE("congestion-aware stagger: chunks entering together queue on the link 
         // 1 slot: c0 [0,100), c1 enters at 100 >= 0 + 10: [100,200).
         CHECK(run_chunk_pipeline({{0, 100.0, 10.0}}, 2, 1).total_ns == 200);
     }
+}
+
+TEST_CASE("first come, first served: a shorter phase can make the whole take longer") {
+    // Five phases, reduce-scatter in over q0 and q1, all-reduce on q2, all-gather
+    // back over q1 and q0; two chunks, one slot per queue. Shortening the q2 phase
+    // from 2 to 1 brings c0's all-gather to q1 at the same time as c1's
+    // reduce-scatter; the tie goes to the lower chunk, c1 waits, and the end moves
+    // from 10 to 11 (Graham's list-scheduling anomaly; a property of serving slots
+    // in arrival order, not an arithmetic slip).
+    SUBCASE("q2 phase 2 long: 10") {
+        // q0: c0 [0,2) c1 [2,4); q1: c0 RS [2,3); q2: c0 [3,5);
+        // q1: c1 RS [4,5); at 5, c0 AG (q1) and c1 (q2) both ready, different queues:
+        // q1: c0 AG [5,7); q2: c1 [5,7); q0: c0 AG [7,8); q1: c1 AG [7,9); q0: c1 AG [9,10).
+        CHECK(run_chunk_pipeline({{0, 2.0, 0.0}, {1, 1.0, 0.0}, {2, 2.0, 0.0}, {1, 2.0, 0.0}, {0, 1.0, 0.0}}, 2, 1)
+                  .total_ns == 10);
+    }
+    SUBCASE("q2 phase 1 long: 11") {
+        // q0: c0 [0,2) c1 [2,4); q1: c0 RS [2,3); q2: c0 [3,4);
+        // at 4, c0 AG and c1 RS both want q1: c0 first, [4,6); c1 RS [6,7);
+        // q0: c0 AG [6,7); q2: c1 [7,8); q1: c1 AG [8,10); q0: c1 AG [10,11).
+        CHECK(run_chunk_pipeline({{0, 2.0, 0.0}, {1, 1.0, 0.0}, {2, 1.0, 0.0}, {1, 2.0, 0.0}, {0, 1.0, 0.0}}, 2, 1)
+                  .total_ns == 11);
+    }
+}
+
+TEST_CASE("the allocation-free overload gives the same total and waits") {
+    // The revisited-dimension case above: 400 in all, mean waits 50, 0, 50.
+    const std::vector<PipelinePhase> phases{{0, 100.0, 0.0}, {1, 50.0, 0.0}, {0, 100.0, 0.0}};
+    std::vector<double> waits(phases.size(), -1.0);
+    CHECK(run_chunk_pipeline(std::span<const PipelinePhase>(phases), 2, 1, std::span<double>(waits)) == 400);
+    CHECK(waits == std::vector<double>{50.0, 0.0, 50.0});
 }

@@ -71,14 +71,14 @@ PhaseBreakdown price_phase(const Network& network, const CommGroup& group, const
 
 CollectiveResult send_recv_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
                                 const CollectiveQuery& query) {
-    // From the group's first NPU to its far end along the outermost spanned
-    // dimension: one message, no chunks.
+    // From the group's first NPU to its neighbour along the outermost spanned
+    // dimension (the next pipeline stage, say): one message, no chunks.
     CollectiveResult result;
     const std::vector<int> dims = query.group.spanned_dimensions();
     if (dims.empty()) return result;
     const int d = dims.back();
     const int members = query.group.members[static_cast<std::size_t>(d)];
-    const StepRun run{1, query.bytes, members - 1, 1, false};
+    const StepRun run{1, query.bytes, 1, 1, false};
     const StepCost cost = step_cost(network.dimensions[static_cast<std::size_t>(d)], members, backend, run);
     PhaseBreakdown phase;
     phase.dimension = d;

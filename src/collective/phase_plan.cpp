@@ -9,12 +9,21 @@ namespace dtcalc {
 namespace {
 
 PlannedPhase phase(int dim, CollectiveKind kind, const CommGroup& group, const std::vector<AlgorithmChoice>& algorithms,
-                   std::uint64_t data) {
+                   std::uint64_t data, bool hierarchical = false) {
     const AlgorithmChoice choice = algorithms[static_cast<std::size_t>(dim)];
+    const int npus = group.members[static_cast<std::size_t>(dim)];
+    if (choice.kind == AlgorithmKind::HalvingDoubling && (npus & (npus - 1)) != 0)
+        throw std::invalid_argument("halvingDoubling needs a power-of-two number of NPUs on dimension " +
+                                    std::to_string(dim) + " (got " + std::to_string(npus) + ")");
+    // A tree all-reduce inside a hierarchical all-reduce runs as a whole
+    // all-reduce of that level's data on its dimension (ASTRA-sim builds the
+    // tree for whatever phase asks for it).
+    if (choice.kind == AlgorithmKind::DoubleBinaryTree && kind != CollectiveKind::AllReduce && hierarchical)
+        return {dim, CollectiveKind::AllReduce, choice, npus, data};
     if (!supports(kind, choice.kind))
         throw std::invalid_argument(std::string(algorithm_name(choice.kind)) + " has no " +
                                     std::string(collective_kind_name(kind)));
-    return {dim, kind, choice, group.members[static_cast<std::size_t>(dim)], data};
+    return {dim, kind, choice, npus, data};
 }
 
 }  // namespace
@@ -53,10 +62,10 @@ std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& grou
                     data /= members(dims[i]);
                 }
                 for (std::size_t i = 0; i + 1 < dims.size(); ++i)
-                    phases.push_back(phase(dims[i], CollectiveKind::ReduceScatter, group, rs, level[i]));
+                    phases.push_back(phase(dims[i], CollectiveKind::ReduceScatter, group, rs, level[i], true));
                 phases.push_back(phase(dims.back(), CollectiveKind::AllReduce, group, algorithms, level.back()));
                 for (std::size_t i = dims.size() - 1; i-- > 0;)
-                    phases.push_back(phase(dims[i], CollectiveKind::AllGather, group, ag, level[i]));
+                    phases.push_back(phase(dims[i], CollectiveKind::AllGather, group, ag, level[i], true));
             }
             break;
         case CollectiveKind::ReduceScatter: {

@@ -1,0 +1,75 @@
+#include "model/transformer_costs.h"
+
+namespace dtcalc {
+
+LayerForwardWork layer_forward_work(const ModelSpec& m, double b, double s, const LayerSplit& split, double e) {
+    LayerForwardWork w;
+    const double h = m.hidden;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim();
+    const double f = m.ffn_hidden;
+    const double tp = split.tp;
+    const double tokens = b * s / split.cp;  // this rank's query tokens
+    auto add = [&](const GemmShape& g) {
+        w.gemm_flops += g.flops();
+        w.gemm_bytes += g.bytes(e);
+        ++w.gemms;
+    };
+    add({tokens, (h + 2 * kv) / tp, h});  // QKV
+    add({tokens, h, h / tp});             // output projection
+    // MLP: with experts, this rank runs the tokens routed to its experts: on
+    // average tokens x top_k over the expert-parallel group (each rank sends
+    // and receives the same number).
+    const double routed = m.is_moe() ? tokens * m.top_k : tokens;
+    add({routed, f * (m.gated_mlp ? 2.0 : 1.0) / tp, h});  // up (and gate)
+    add({routed, h, f / tp});                               // down
+    if (m.is_moe()) add({tokens, static_cast<double>(m.experts), h});  // router
+    // Attention: this rank's queries against every key of the sequence.
+    w.attention_flops = 4.0 * tokens * s * h / tp;
+    w.attention_bytes = e * b / tp * ((s / split.cp) * 2 * h + s * 2 * kv);
+    // Norms, residual adds, dropout, activation: each reads and writes its tensor.
+    const double sp = split.sequence_parallel ? tp : 1.0;
+    w.elementwise_bytes = e * (tokens * 16 * h / sp + routed * 3 * f * (m.gated_mlp ? 1.5 : 1.0) / tp);
+    return w;
+}
+
+double layer_parameters(const ModelSpec& m) {
+    const double h = m.hidden;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim();
+    const double attention = h * (h + 2 * kv) + h * h;
+    const double mlp = h * m.ffn_hidden * (m.gated_mlp ? 3.0 : 2.0);
+    return attention + mlp * m.experts + (m.is_moe() ? h * m.experts : 0.0) + 2 * h;
+}
+
+double layer_parameters_per_rank(const ModelSpec& m, int tp, int ep) {
+    const double h = m.hidden;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim();
+    const double attention = (h * (h + 2 * kv) + h * h) / tp;
+    const double mlp = h * m.ffn_hidden * (m.gated_mlp ? 3.0 : 2.0) / tp;
+    const double experts_here = m.is_moe() ? static_cast<double>(m.experts) / ep : 1.0;
+    return attention + mlp * experts_here + (m.is_moe() ? h * m.experts : 0.0) + 2 * h;
+}
+
+double embedding_parameters(const ModelSpec& m) { return static_cast<double>(m.vocab) * m.hidden; }
+
+double total_parameters(const ModelSpec& m) {
+    if (m.kind == ModelKind::LayerList) {
+        double p = 0;
+        for (const ListedLayer& l : m.listed) p += l.parameters;
+        return p;
+    }
+    return m.layers * layer_parameters(m) + embedding_parameters(m) * (m.tied_embeddings ? 1.0 : 2.0);
+}
+
+double model_flops_per_iteration(const ModelSpec& m, double batch, double seq) {
+    if (m.kind == ModelKind::LayerList) {
+        double f = 0;
+        for (const ListedLayer& l : m.listed) f += l.forward_flops;
+        return 3.0 * f * batch;
+    }
+    const LayerForwardWork w = layer_forward_work(m, batch, seq, {}, 2.0);
+    const double per_layer = w.gemm_flops + w.attention_flops;
+    const double logits = 2.0 * batch * seq * m.hidden * m.vocab;
+    return 3.0 * (m.layers * per_layer + logits);
+}
+
+}  // namespace dtcalc
