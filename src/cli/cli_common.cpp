@@ -11,9 +11,11 @@
 namespace dtcalc::cli {
 namespace fs = std::filesystem;
 
-std::vector<std::string> preset_search_dirs(const std::string& argv0) {
+namespace {
+
+std::vector<std::string> data_search_dirs(const std::string& argv0, const char* env_name, const std::string& folder) {
     std::vector<std::string> dirs;
-    if (const char* env = std::getenv("DTCALC_PRESET_PATH")) {
+    if (const char* env = std::getenv(env_name)) {
         std::string all = env;
         std::size_t start = 0;
         while (start <= all.size()) {
@@ -22,15 +24,25 @@ std::vector<std::string> preset_search_dirs(const std::string& argv0) {
             start = end + 1;
         }
     }
-    dirs.push_back("presets");
+    dirs.push_back(folder);
     std::error_code ec;
     const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
     if (!ec && exe.has_parent_path()) {
-        dirs.push_back((exe.parent_path() / "../share/dtcalc/presets").lexically_normal().string());
-        dirs.push_back((exe.parent_path() / "../presets").lexically_normal().string());
+        dirs.push_back((exe.parent_path() / ".." / "share" / "dtcalc" / folder).lexically_normal().string());
+        dirs.push_back((exe.parent_path() / ".." / folder).lexically_normal().string());
     }
-    dirs.push_back(std::string(DTCALC_SOURCE_DIR) + "/presets");
+    dirs.push_back(std::string(DTCALC_SOURCE_DIR) + "/" + folder);
     return dirs;
+}
+
+}  // namespace
+
+std::vector<std::string> preset_search_dirs(const std::string& argv0) {
+    return data_search_dirs(argv0, "DTCALC_PRESET_PATH", "presets");
+}
+
+std::vector<std::string> model_search_dirs(const std::string& argv0) {
+    return data_search_dirs(argv0, "DTCALC_MODEL_PATH", "models");
 }
 
 void add_system_options(CLI::App& command, SystemOptions& options) {

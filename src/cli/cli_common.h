@@ -17,6 +17,10 @@ namespace dtcalc::cli {
 /// ./presets, the install's share/dtcalc/presets, the source tree's presets/.
 std::vector<std::string> preset_search_dirs(const std::string& argv0);
 
+/// Where models are looked up: $DTCALC_MODEL_PATH, ./models, the install's
+/// share/dtcalc/models, the source tree's models/.
+std::vector<std::string> model_search_dirs(const std::string& argv0);
+
 struct SystemOptions {
     std::string preset;
     std::string network_file;

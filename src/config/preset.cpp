@@ -26,7 +26,59 @@ std::string find_preset_file(const std::string& name_or_path, const std::vector<
                                                  (known.empty() ? "none found" : known) + ")");
 }
 
+double fraction(const ConfigValue& v) {
+    const double f = as_positive_number(v);
+    if (f > 1) fail_at(v, "an efficiency is a fraction of peak in (0, 1], got " + std::to_string(f));
+    return f;
+}
+
+ComputeSpec compute_from(const ConfigValue& table) {
+    ConfigTableReader r(table);
+    ComputeSpec c;
+    c.given = true;
+    c.peak_tflops_bf16 = r.positive_number("peak-tflops-bf16");
+    if (const ConfigValue* v = r.optional("peak-tflops-fp8")) c.peak_tflops_fp8 = as_positive_number(*v);
+    if (const ConfigValue* v = r.optional("peak-tflops-fp32")) c.peak_tflops_fp32 = as_positive_number(*v);
+    c.hbm_bandwidth_gbps = r.positive_number("hbm-bandwidth-gbps");
+    c.hbm_capacity_gib = r.positive_number("hbm-capacity-gib");
+    if (const ConfigValue* curve = r.optional("gemm-efficiency")) {
+        if (curve->type != ConfigValue::Type::List || curve->items.empty())
+            fail_at(*curve, "expected a list of [FLOPs, fraction] points");
+        double previous = 0;
+        for (const ConfigValue& point : curve->items) {
+            if (point.type != ConfigValue::Type::List || point.items.size() != 2)
+                fail_at(point, "expected a point [FLOPs of one GEMM, fraction of peak]");
+            const double flops = as_positive_number(point.items[0]);
+            if (flops <= previous) fail_at(point.items[0], "points must be in increasing FLOPs");
+            previous = flops;
+            c.gemm_efficiency.points.emplace_back(flops, fraction(point.items[1]));
+        }
+    }
+    if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
+    if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
+    r.finish();
+    return c;
+}
+
 }  // namespace
+
+TrainingDevice Preset::training_device() const {
+    TrainingDevice d;
+    d.name = name;
+    if (compute.given) {
+        d.peak_tflops_bf16 = compute.peak_tflops_bf16;
+        d.peak_tflops_fp8 = compute.peak_tflops_fp8;
+        d.hbm_gbps = compute.hbm_bandwidth_gbps;
+        d.hbm_capacity_bytes = compute.hbm_capacity_gib * 1073741824.0;
+        d.gemm_efficiency = compute.gemm_efficiency;
+        d.attention_efficiency = compute.attention_efficiency;
+        d.memory_efficiency = compute.memory_efficiency;
+    } else {
+        d.peak_tflops_bf16 = system.peak_perf_tflops;
+        d.hbm_gbps = system.local_mem_bw_gbps;
+    }
+    return d;
+}
 
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     Preset preset;
@@ -42,6 +94,7 @@ Preset load_preset(const std::string& name_or_path, const std::vector<std::strin
     preset.backend = *parsed;
     preset.network = network_from_config(reader.required("network"));
     preset.system = system_config_from(reader.required("system"), preset.network.dimensions.size());
+    if (const ConfigValue* compute = reader.optional("compute")) preset.compute = compute_from(*compute);
     reader.finish();
     return preset;
 }

@@ -5,10 +5,30 @@
 #include <vector>
 
 #include "collective/backend.h"
+#include "compute/training_device.h"
 #include "network/network.h"
 #include "system/system_config.h"
 
 namespace dtcalc {
+
+/// The accelerator, from a preset's optional [compute] table:
+/// `peak-tflops-bf16`, `peak-tflops-fp8`, `peak-tflops-fp32` (dense TFLOP/s),
+/// `hbm-bandwidth-gbps`, `hbm-capacity-gib`, and the achieved fractions of
+/// peak `gemm-efficiency` (a list of [FLOPs of one GEMM, fraction] points),
+/// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
+/// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
+/// (ASTRA-sim's roofline).
+struct ComputeSpec {
+    bool given = false;  ///< the preset has a [compute] table
+    double peak_tflops_bf16 = 0;
+    double peak_tflops_fp8 = 0;
+    double peak_tflops_fp32 = 0;
+    double hbm_bandwidth_gbps = 0;
+    double hbm_capacity_gib = 0;
+    EfficiencyCurve gemm_efficiency;
+    double attention_efficiency = 1;
+    double memory_efficiency = 1;
+};
 
 struct Preset {
     std::string name;
@@ -17,7 +37,11 @@ struct Preset {
     NetworkBackend backend = NetworkBackend::AstraUnaware;
     Network network;
     SystemConfig system;
+    ComputeSpec compute;
     std::string path;  ///< the file it was read from
+
+    /// The device `predict` times compute on (see ComputeSpec).
+    TrainingDevice training_device() const;
 };
 
 /// `name_or_path` is a file path (it contains '/' or ends in ".toml") or a

@@ -44,10 +44,10 @@ V1Comm comm(const std::string& type, const std::string& size, const std::string&
     return c;
 }
 
-void parse_header(const std::string& line, V1Workload& w) {
+void parse_header(const std::string& line, V1Workload& w, int line_number) {
     const auto f = fields_of(line);
     if (f.empty() || f.size() > 2)
-        throw InputError({w.path, 1, 0, "parallelism"}, "expected the parallelism (e.g. DATA, HYBRID_DLRM 4), got '" + line + "'");
+        throw InputError({w.path, line_number, 0, "parallelism"}, "expected the parallelism (e.g. DATA, HYBRID_DLRM 4), got '" + line + "'");
     std::string keyword = f[0];
     std::string number = f.size() == 2 ? f[1] : "";
     if (number.empty()) {
@@ -64,14 +64,14 @@ void parse_header(const std::string& line, V1Workload& w) {
     else if (keyword == "HYBRID_MODEL_DATA") w.parallelism = V1Parallelism::HybridModelData;
     else if (keyword == "HYBRID_DLRM") w.parallelism = V1Parallelism::HybridDlrm;
     else
-        throw InputError({w.path, 1, 0, "parallelism"},
+        throw InputError({w.path, line_number, 0, "parallelism"},
                          "unknown parallelism '" + keyword +
                              "' (expected DATA, MODEL, HYBRID_DATA_MODEL, HYBRID_MODEL_DATA, HYBRID_TRANSFORMER or HYBRID_DLRM)");
     if (!number.empty()) {
         int value = 0;
         auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
         if (ec != std::errc() || end != number.data() + number.size() || value < 1)
-            throw InputError({w.path, 1, 0, "parallelism"}, "expected a positive integer after " + keyword + ", got '" + number + "'");
+            throw InputError({w.path, line_number, 0, "parallelism"}, "expected a positive integer after " + keyword + ", got '" + number + "'");
         w.parameter = value;
     }
 }
@@ -87,12 +87,14 @@ V1Workload parse_v1_workload_text(const std::string& text, const std::string& pa
     std::string line;
     int line_number = 0;
     int declared = -1;
+    bool header_seen = false;
     while (std::getline(in, line)) {
         ++line_number;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
-        if (line_number == 1) {
-            parse_header(line, w);
+        if (!header_seen) {  // the first non-blank line
+            parse_header(line, w, line_number);
+            header_seen = true;
             continue;
         }
         if (declared < 0) {
@@ -125,7 +127,7 @@ V1Workload parse_v1_workload_text(const std::string& text, const std::string& pa
         layer.update_ns = non_negative(f[11], path, line_number, "update_time");
         w.layers.push_back(layer);
     }
-    if (line_number == 0 || declared < 0)
+    if (!header_seen || declared < 0)
         throw InputError({path, line_number, 0, "layers"}, "truncated: expected the parallelism, the layer count and the layers");
     if (static_cast<int>(w.layers.size()) != declared)
         throw InputError({path, line_number, 0, "layers"}, "line 2 declares " + std::to_string(declared) +

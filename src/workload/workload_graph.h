@@ -43,7 +43,9 @@ struct Op {
     double bytes = 0;
     double duration_ns = -1;  ///< >= 0: the op takes exactly this long
 
-    // Collective: kind, bytes as nccl-tests counts them, communicator group.
+    // Collective: kind, bytes as nccl-tests counts them, communicator group
+    // (a Collective or Send with duration_ns >= 0 takes that long instead: a
+    // builder that already priced it, e.g. several collectives merged into one op).
     CollectiveKind collective = CollectiveKind::AllReduce;
     std::uint64_t comm_bytes = 0;
     int group = -1;  ///< index into WorkloadGraph::groups

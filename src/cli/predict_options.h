@@ -1,0 +1,39 @@
+#pragma once
+// The options of a prediction — from flags, from a scenario TOML, or from a
+// sweep row — and how they become PredictInputs. Shared by `predict` and `sweep`.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config_value.h"
+#include "predict/predict.h"
+
+namespace dtcalc::cli {
+
+struct PredictOptions {
+    std::string model;
+    std::string preset;
+    std::string network_file, system_file, backend;
+    std::optional<long long> nodes, gpus_per_node;
+    std::optional<int> dp;
+    int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1, mbs = 1, zero = 0;
+    std::optional<long long> gbs;
+    std::optional<int> seq;
+    bool sequence_parallel = false;
+    std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
+    std::string memory_limit;
+};
+
+/// Reads a scenario TOML's keys (the flags' names with '_' for '-') into `options`.
+void apply_scenario(const ConfigValue& scenario, PredictOptions& options);
+
+struct ResolvedPrediction {
+    PredictInputs inputs;
+    std::string model_label, system_label, backend_label;
+};
+
+/// Throws InputError naming the flag for a value that cannot be read.
+ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::vector<std::string>& preset_dirs,
+                                      const std::vector<std::string>& model_dirs);
+
+}  // namespace dtcalc::cli

@@ -1,0 +1,111 @@
+#include "config/model_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "config/config_readers.h"
+#include "config/config_value.h"
+#include "core/error.h"
+
+namespace dtcalc {
+namespace fs = std::filesystem;
+
+namespace {
+
+void check_transformer(const ModelSpec& m, const ConfigValue& root) {
+    auto fail = [&](const std::string& key, const std::string& message) {
+        InputLocation where = root.where;
+        where.key = key;
+        if (const ConfigValue* v = root.find(key)) where = v->where;
+        throw InputError(where, message);
+    };
+    if (m.hidden % m.heads != 0)
+        fail("heads", "hidden (" + std::to_string(m.hidden) + ") must be a multiple of heads (" + std::to_string(m.heads) + ")");
+    if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+        fail("kv_heads", "heads (" + std::to_string(m.heads) + ") must be a multiple of kv_heads (" +
+                             std::to_string(m.kv_heads) + ")");
+    if (m.top_k > m.experts)
+        fail("top_k", "top_k (" + std::to_string(m.top_k) + ") exceeds experts (" + std::to_string(m.experts) + ")");
+}
+
+ListedLayer listed_layer(const ConfigValue& value) {
+    ConfigTableReader r(value);
+    ListedLayer l;
+    l.name = r.string("name");
+    l.forward_flops = r.non_negative_number("forward_flops");
+    l.parameters = r.non_negative_number("parameters");
+    l.activation_bytes = r.non_negative_number("activation_bytes");
+    l.lookup_bytes = r.optional_non_negative_number("lookup_bytes").value_or(0);
+    l.embedding = r.optional_boolean_flag("embedding").value_or(false);
+    r.finish();
+    return l;
+}
+
+}  // namespace
+
+ModelSpec load_model(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+    std::string path = name_or_path;
+    const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");
+    if (!looks_like_path) {
+        path.clear();
+        for (const std::string& dir : search_dirs) {
+            const fs::path candidate = fs::path(dir) / (name_or_path + ".toml");
+            std::error_code ec;
+            if (fs::is_regular_file(candidate, ec)) {
+                path = candidate.string();
+                break;
+            }
+        }
+        if (path.empty()) {
+            std::string known;
+            for (const std::string& n : list_models(search_dirs)) known += (known.empty() ? "" : ", ") + n;
+            throw InputError({"--model", 0, 0, ""}, "no model named '" + name_or_path + "' (known: " +
+                                                        (known.empty() ? "none found" : known) + ")");
+        }
+    }
+    const ConfigValue root = read_toml_file(path);
+    ConfigTableReader r(root);
+    ModelSpec m;
+    m.name = r.string("name");
+    m.description = r.string("description");
+    m.sources = r.string_list("sources");
+    const ConfigValue& kind = r.required("kind");
+    if (as_string(kind) == "transformer") {
+        m.kind = ModelKind::Transformer;
+        m.layers = r.positive_integer("layers");
+        m.hidden = r.positive_integer("hidden");
+        m.ffn_hidden = r.positive_integer("ffn_hidden");
+        m.heads = r.positive_integer("heads");
+        m.kv_heads = r.has("kv_heads") ? r.positive_integer("kv_heads") : m.heads;
+        m.gated_mlp = r.boolean_flag("gated_mlp");
+        m.vocab = r.positive_integer("vocab");
+        m.seq = r.positive_integer("seq");
+        m.tied_embeddings = r.optional_boolean_flag("tied_embeddings").value_or(false);
+        m.experts = r.has("experts") ? r.positive_integer("experts") : 1;
+        m.top_k = r.has("top_k") ? r.positive_integer("top_k") : 1;
+        check_transformer(m, root);
+    } else if (as_string(kind) == "layers") {
+        m.kind = ModelKind::LayerList;
+        for (const ConfigValue& layer : r.list("layer")) m.listed.push_back(listed_layer(layer));
+        m.default_batch = r.positive_integer("batch_per_gpu");
+        m.seq = 1;
+    } else {
+        fail_at(kind, "expected 'transformer' or 'layers', got '" + kind.text + "'");
+    }
+    r.finish();
+    return m;
+}
+
+std::vector<std::string> list_models(const std::vector<std::string>& search_dirs) {
+    std::vector<std::string> names;
+    for (const std::string& dir : search_dirs) {
+        std::error_code ec;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".toml") names.push_back(it->path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,89 @@
+#include "memory/memory_model.h"
+
+#include <algorithm>
+
+#include "model/transformer_costs.h"
+
+namespace dtcalc {
+
+double layer_activation_bytes(const ModelSpec& m, const ParallelPlan& p) {
+    const double s = static_cast<double>(p.sequence(m)) / p.cp;
+    const double b = p.mbs;
+    const double h = m.hidden;
+    const double a = m.heads;
+    const double t = p.tp;
+    const bool sp = p.sequence_parallel && p.tp > 1;
+    switch (p.recompute) {
+        case Recompute::Full: return 2 * s * b * h / (sp ? t : 1.0);
+        case Recompute::Selective: return sp ? 34 * s * b * h / t : s * b * h * (10 + 24 / t);
+        case Recompute::None:
+            if (sp) return s * b * h / t * (34 + 5 * a * s / h);
+            return s * b * h * (10 + 24 / t + 5 * a * s / (h * t));
+    }
+    return 0;
+}
+
+double in_flight_micro_batches(const ParallelPlan& p, int stage) {
+    const double m = static_cast<double>(p.micro_batches());
+    switch (p.schedule) {
+        case PipelineSchedule::GPipe: return m;
+        case PipelineSchedule::OneFOneB: return std::min<double>(p.pp - stage, m);
+        case PipelineSchedule::Interleaved: {
+            const double chunks = std::min<double>(m * p.vpp, 2.0 * (p.pp - stage - 1) + (p.vpp - 1.0) * p.pp + 1);
+            return chunks / p.vpp;  // in units of a whole stage's layers
+        }
+    }
+    return m;
+}
+
+MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stage) {
+    MemoryBreakdown out;
+    double params = 0;
+    double activations = 0;
+    if (m.kind == ModelKind::LayerList) {
+        params = total_parameters(m);
+        double per_sample = 0;
+        for (const ListedLayer& l : m.listed) per_sample += l.activation_bytes;
+        activations = per_sample * p.mbs;
+    } else {
+        const double layers_here = static_cast<double>(m.layers) / p.pp;
+        params = layers_here * layer_parameters_per_rank(m, p.tp, p.ep);
+        const double embedding = embedding_parameters(m) / p.tp;
+        const bool first = stage == 0;
+        const bool last = stage == p.pp - 1;
+        if (first) params += embedding;
+        if (last && !(first && m.tied_embeddings)) params += embedding;
+        const double per_layer = layer_activation_bytes(m, p);
+        activations = per_layer * layers_here * in_flight_micro_batches(p, stage);
+        if (p.recompute == Recompute::Full) {
+            ParallelPlan whole = p;
+            whole.recompute = Recompute::None;
+            activations += layer_activation_bytes(m, whole);  // the layer being recomputed
+        }
+        const double s = static_cast<double>(p.sequence(m)) / p.cp;
+        if (last) activations += 4.0 * s * p.mbs * m.vocab / p.tp;  // fp32 logits
+        // Send and receive buffers between stages: one micro-batch's activation each way.
+        if (p.pp > 1) out.buffers = 2.0 * 2.0 * s * p.mbs * m.hidden / (p.sequence_parallel ? p.tp : 1);
+    }
+    const double dp = p.dp;
+    out.weights = 2.0 * params / (p.zero >= 3 ? dp : 1.0);
+    out.gradients = 4.0 * params / (p.zero >= 2 ? dp : 1.0);
+    out.optimizer = 12.0 * params / (p.zero >= 1 ? dp : 1.0);
+    out.activations = activations;
+    return out;
+}
+
+PeakMemory peak_memory(const ModelSpec& m, const ParallelPlan& p) {
+    PeakMemory best;
+    const int stages = m.kind == ModelKind::LayerList ? 1 : p.pp;
+    for (int s = 0; s < stages; ++s) {
+        const MemoryBreakdown b = stage_memory(m, p, s);
+        if (s == 0 || b.total() > best.breakdown.total()) {
+            best.breakdown = b;
+            best.stage = s;
+        }
+    }
+    return best;
+}
+
+}  // namespace dtcalc

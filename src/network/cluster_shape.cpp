@@ -1,0 +1,29 @@
+#include "network/cluster_shape.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace dtcalc {
+
+Network shape_cluster(Network network, std::optional<long long> nodes, std::optional<long long> gpus_per_node) {
+    if (gpus_per_node) {
+        if (*gpus_per_node < 1 || *gpus_per_node > (1 << 24))
+            throw InputError({"--gpus-per-node", 0, 0, ""}, "expected 1 to 16777216, got " + std::to_string(*gpus_per_node));
+        network.dimensions.front().npus = static_cast<int>(*gpus_per_node);
+    }
+    if (nodes) {
+        if (*nodes < 1 || *nodes > (1 << 24))
+            throw InputError({"--nodes", 0, 0, ""}, "expected 1 to 16777216, got " + std::to_string(*nodes));
+        if (network.dimensions.size() < 2) {
+            if (*nodes != 1)
+                throw InputError({"--nodes", 0, 0, ""}, "this system has one network dimension, so one node; "
+                                                        "use a multi-node preset (e.g. h100-ib-ndr400)");
+        } else {
+            network.dimensions.back().npus = static_cast<int>(*nodes);
+        }
+    }
+    return network;
+}
+
+}  // namespace dtcalc

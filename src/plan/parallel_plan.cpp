@@ -1,0 +1,101 @@
+#include "plan/parallel_plan.h"
+
+#include <set>
+
+namespace dtcalc {
+
+std::optional<PipelineSchedule> parse_pipeline_schedule(std::string_view t) {
+    if (t == "gpipe") return PipelineSchedule::GPipe;
+    if (t == "1f1b") return PipelineSchedule::OneFOneB;
+    if (t == "interleaved") return PipelineSchedule::Interleaved;
+    return std::nullopt;
+}
+std::optional<Recompute> parse_recompute(std::string_view t) {
+    if (t == "none") return Recompute::None;
+    if (t == "selective") return Recompute::Selective;
+    if (t == "full") return Recompute::Full;
+    return std::nullopt;
+}
+std::optional<Precision> parse_precision(std::string_view t) {
+    if (t == "bf16") return Precision::BF16;
+    if (t == "fp8") return Precision::FP8;
+    return std::nullopt;
+}
+std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text) {
+    std::vector<ParallelAxis> order;
+    std::set<ParallelAxis> seen;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        const std::string_view name = text.substr(start, end - start);
+        ParallelAxis axis;
+        if (name == "tp") axis = ParallelAxis::TP;
+        else if (name == "cp") axis = ParallelAxis::CP;
+        else if (name == "ep") axis = ParallelAxis::EP;
+        else if (name == "dp") axis = ParallelAxis::DP;
+        else if (name == "pp") axis = ParallelAxis::PP;
+        else return std::nullopt;
+        if (!seen.insert(axis).second) return std::nullopt;
+        order.push_back(axis);
+        start = end + 1;
+    }
+    if (order.size() != 5) return std::nullopt;
+    return order;
+}
+std::string_view pipeline_schedule_name(PipelineSchedule s) {
+    switch (s) {
+        case PipelineSchedule::GPipe: return "gpipe";
+        case PipelineSchedule::OneFOneB: return "1f1b";
+        case PipelineSchedule::Interleaved: return "interleaved";
+    }
+    return "?";
+}
+std::string_view recompute_name(Recompute r) {
+    switch (r) {
+        case Recompute::None: return "none";
+        case Recompute::Selective: return "selective";
+        case Recompute::Full: return "full";
+    }
+    return "?";
+}
+std::string_view precision_name(Precision p) { return p == Precision::BF16 ? "bf16" : "fp8"; }
+
+std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p, long long npus) {
+    std::vector<std::string> out;
+    auto s = [](long long v) { return std::to_string(v); };
+    for (auto [name, v] : {std::pair{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep}, {"vpp", p.vpp}, {"mbs", p.mbs}})
+        if (v < 1) out.push_back(std::string(name) + " must be at least 1 (got " + s(v) + ")");
+    if (!out.empty()) return out;
+    if (p.npus() != npus)
+        out.push_back("dp x tp x pp x cp (" + s(p.dp) + " x " + s(p.tp) + " x " + s(p.pp) + " x " + s(p.cp) + " = " +
+                      s(p.npus()) + ") must equal the NPU count (" + s(npus) + ")");
+    if (p.zero < 0 || p.zero > 3) out.push_back("zero must be 0, 1, 2 or 3 (got " + s(p.zero) + ")");
+    if (p.global_batch() % (static_cast<long long>(p.dp) * p.mbs) != 0)
+        out.push_back("the global batch (" + s(p.global_batch()) + ") must be a multiple of dp x mbs (" +
+                      s(static_cast<long long>(p.dp) * p.mbs) + ")");
+    if (p.vpp > 1 && p.schedule != PipelineSchedule::Interleaved)
+        out.push_back("vpp > 1 needs the interleaved schedule");
+    if (p.schedule == PipelineSchedule::Interleaved && p.pp > 1 && p.micro_batches() % p.pp != 0)
+        out.push_back("the interleaved schedule needs the micro-batch count (" + s(p.micro_batches()) +
+                      ") to be a multiple of pp (" + s(p.pp) + ")");
+    if (p.ep > 1 && !m.is_moe()) out.push_back("ep > 1 needs a mixture-of-experts model");
+    if (p.dp % p.ep != 0) out.push_back("ep (" + s(p.ep) + ") must divide dp (" + s(p.dp) + ")");
+    if (m.kind == ModelKind::LayerList) {
+        if (p.tp > 1 || p.pp > 1 || p.cp > 1 || p.ep > 1)
+            out.push_back(m.name + " is described layer by layer: only data parallelism applies (tp, pp, cp, ep must be 1)");
+        return out;
+    }
+    if (m.heads % p.tp != 0) out.push_back("tp (" + s(p.tp) + ") must divide heads (" + s(m.heads) + ")");
+    if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
+        out.push_back("tp (" + s(p.tp) + ") and kv_heads (" + s(m.kv_heads) + ") must divide one another");
+    if (m.layers % (p.pp * p.vpp) != 0)
+        out.push_back("layers (" + s(m.layers) + ") must be divisible by pp x vpp (" + s(p.pp * p.vpp) + ")");
+    if (m.is_moe() && m.experts % p.ep != 0) out.push_back("ep (" + s(p.ep) + ") must divide experts (" + s(m.experts) + ")");
+    if (p.sequence(m) % p.cp != 0)
+        out.push_back("cp (" + s(p.cp) + ") must divide the sequence length (" + s(p.sequence(m)) + ")");
+    if (p.sequence_parallel && p.sequence(m) % (static_cast<long long>(p.tp) * p.cp) != 0)
+        out.push_back("sequence parallelism needs the sequence (" + s(p.sequence(m)) + ") divisible by tp x cp");
+    return out;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,54 @@
+#pragma once
+// How a model is trained: the parallelism plan and its rules.
+//
+// NPUs = dp x tp x pp x cp. Expert parallelism is carved out of data
+// parallelism (Megatron's convention): ep divides dp, and the experts of each
+// MoE layer are spread over ep ranks. Groups map onto the network's
+// dimensions in `order`, innermost first (default TP, CP, EP, DP, PP).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/model_spec.h"
+
+namespace dtcalc {
+
+enum class PipelineSchedule { GPipe, OneFOneB, Interleaved };
+enum class Recompute { None, Selective, Full };
+enum class Precision { BF16, FP8 };
+enum class ParallelAxis { TP, CP, EP, DP, PP };
+
+std::optional<PipelineSchedule> parse_pipeline_schedule(std::string_view text);  ///< gpipe | 1f1b | interleaved
+std::optional<Recompute> parse_recompute(std::string_view text);                ///< none | selective | full
+std::optional<Precision> parse_precision(std::string_view text);                ///< bf16 | fp8
+std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text);  ///< "tp,cp,ep,dp,pp"
+std::string_view pipeline_schedule_name(PipelineSchedule s);
+std::string_view recompute_name(Recompute r);
+std::string_view precision_name(Precision p);
+
+struct ParallelPlan {
+    int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
+    bool sequence_parallel = false;
+    int vpp = 1;  ///< virtual stages per pipeline rank (interleaved schedule)
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    int mbs = 1;        ///< micro-batch, sequences
+    long long gbs = 0;  ///< global batch, sequences; 0 = dp x mbs
+    int seq = 0;        ///< tokens per sequence; 0 = the model's
+    Recompute recompute = Recompute::None;
+    int zero = 0;       ///< 0, 1, 2, or 3 (= FSDP)
+    Precision precision = Precision::BF16;
+    std::vector<ParallelAxis> order{ParallelAxis::TP, ParallelAxis::CP, ParallelAxis::EP, ParallelAxis::DP,
+                                    ParallelAxis::PP};
+
+    long long npus() const { return static_cast<long long>(dp) * tp * pp * cp; }
+    long long global_batch() const { return gbs > 0 ? gbs : static_cast<long long>(dp) * mbs; }
+    long long micro_batches() const { return global_batch() / (static_cast<long long>(dp) * mbs); }
+    int sequence(const ModelSpec& m) const { return seq > 0 ? seq : m.seq; }
+};
+
+/// Every rule the plan breaks for this model on `npus` NPUs, each a sentence
+/// naming the rule ("tp (3) must divide heads (64)"). Empty when it can work.
+std::vector<std::string> plan_problems(const ModelSpec& model, const ParallelPlan& plan, long long npus);
+
+}  // namespace dtcalc

@@ -1,0 +1,83 @@
+#include "predict/predict.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "model/transformer_costs.h"
+
+namespace dtcalc {
+namespace {
+
+std::string gib(double bytes) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f GiB", bytes / 1073741824.0);
+    return buffer;
+}
+
+double worst_bubble(const TrainingStep& step, const Schedule& schedule) {
+    double worst = 0;
+    for (const std::vector<int>& chain : step.chain) {
+        if (chain.empty()) continue;
+        double busy = 0;
+        for (int op : chain) busy += schedule.ops[static_cast<std::size_t>(op)].end_ns - schedule.ops[static_cast<std::size_t>(op)].start_ns;
+        const double span = schedule.ops[static_cast<std::size_t>(chain.back())].end_ns -
+                            schedule.ops[static_cast<std::size_t>(chain.front())].start_ns;
+        worst = std::max(worst, span - busy);
+    }
+    return std::max(0.0, worst);
+}
+
+}  // namespace
+
+PredictResult predict(const PredictInputs& in) {
+    PredictResult r;
+    r.npus = in.network.total_npus();
+    r.plan_problems = plan_problems(in.model, in.plan, r.npus);
+    if (!r.plan_problems.empty()) return r;
+
+    TrainingStepInputs step_in{&in.model, &in.plan, &in.device, &in.network, &in.system, in.backend};
+    r.step = build_training_step(step_in);
+    EvaluationSystem eval;
+    eval.network = &in.network;
+    eval.system = &in.system;
+    eval.backend = in.backend;
+    r.schedule = evaluate(r.step.graph, eval);
+
+    r.iteration_ns = r.schedule.wall_ns;
+    int slowest = 0;
+    for (int i = 1; i < static_cast<int>(r.schedule.roles.size()); ++i)
+        if (r.schedule.roles[static_cast<std::size_t>(i)].wall_ns > r.schedule.roles[static_cast<std::size_t>(slowest)].wall_ns)
+            slowest = i;
+    const RoleSummary& role = r.schedule.roles[static_cast<std::size_t>(slowest)];
+    r.compute_ns = role.compute_busy_ns;
+    r.comm_ns = role.comm_busy_ns;
+    r.exposed_comm_ns = role.exposed_comm_ns;
+    r.bubble_ns = worst_bubble(r.step, r.schedule);
+
+    const double seconds = r.iteration_ns * 1e-9;
+    const double seq = in.plan.sequence(in.model);
+    const double batch = static_cast<double>(in.plan.global_batch());
+    r.model_flops = model_flops_per_iteration(in.model, batch, seq);
+    if (seconds > 0) {
+        r.tokens_per_s = batch * seq / seconds;
+        r.tokens_per_s_per_gpu = r.tokens_per_s / r.npus;
+        r.model_tflops_per_gpu = r.model_flops / seconds / r.npus / 1e12;
+        r.mfu = r.model_tflops_per_gpu / in.device.peak_tflops(in.plan.precision);
+    }
+
+    r.memory = peak_memory(in.model, in.plan);
+    r.memory_limit_bytes = in.memory_limit_bytes > 0 ? in.memory_limit_bytes : in.device.hbm_capacity_bytes;
+    r.feasible = true;
+    if (r.memory_limit_bytes > 0 && r.memory.breakdown.total() > r.memory_limit_bytes) {
+        r.feasible = false;
+        r.infeasible_reasons.push_back("stage " + std::to_string(r.memory.stage) + " needs " +
+                                       gib(r.memory.breakdown.total()) + " but the limit is " + gib(r.memory_limit_bytes));
+    }
+    return r;
+}
+
+IterationReport predict_iteration_report(const PredictResult& result) {
+    return make_iteration_report(result.step.graph, result.schedule, 1);
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,65 @@
+#pragma once
+// `predict`'s front door: a model, a plan and a system in; iteration time,
+// throughput, MFU, communication, the pipeline bubble and peak memory out.
+// Pure: the same inputs always give the same result.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collective/backend.h"
+#include "compute/training_device.h"
+#include "memory/memory_model.h"
+#include "model/model_spec.h"
+#include "network/network.h"
+#include "plan/parallel_plan.h"
+#include "report/iteration_report.h"
+#include "schedule/evaluate.h"
+#include "system/system_config.h"
+#include "workload/training_step.h"
+
+namespace dtcalc {
+
+struct PredictInputs {
+    ModelSpec model;
+    ParallelPlan plan;
+    TrainingDevice device;
+    Network network;
+    SystemConfig system;
+    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    double memory_limit_bytes = 0;  ///< 0: the device's capacity (or none when unknown)
+};
+
+struct PredictResult {
+    std::vector<std::string> plan_problems;  ///< non-empty: the plan cannot run; nothing else is set
+    bool feasible = false;                   ///< runs and fits in memory
+    std::vector<std::string> infeasible_reasons;
+
+    long long npus = 0;
+    double iteration_ns = 0;
+    double compute_ns = 0;       ///< compute busy of the slowest stage
+    double comm_ns = 0;          ///< communication busy of the slowest stage
+    double exposed_comm_ns = 0;  ///< iteration - compute busy, slowest stage
+    double bubble_ns = 0;        ///< idle time inside the pipeline schedule, worst stage
+    double tokens_per_s = 0;
+    double tokens_per_s_per_gpu = 0;
+    double model_tflops_per_gpu = 0;
+    double mfu = 0;              ///< model FLOP/s per GPU / peak of the plan's precision
+    double model_flops = 0;      ///< per iteration, all GPUs, no recompute
+    PeakMemory memory;
+    double memory_limit_bytes = 0;
+
+    TrainingStep step;  ///< the DAG that was evaluated
+    Schedule schedule;
+};
+
+/// Throws InputError only for inputs that cannot be interpreted (groups that
+/// do not fit the network, a device without the numbers); a plan that breaks
+/// a rule comes back with `plan_problems`, one that does not fit in memory as
+/// infeasible.
+PredictResult predict(const PredictInputs& in);
+
+/// The report of the evaluated DAG (per-stage rows, critical path), for the
+/// writers shared with `run`.
+IterationReport predict_iteration_report(const PredictResult& result);
+
+}  // namespace dtcalc

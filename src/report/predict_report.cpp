@@ -1,0 +1,122 @@
+#include "report/predict_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+namespace dtcalc {
+namespace {
+
+std::string number(double v) { return fmt::format("{:.12g}", v); }
+
+std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / 1073741824.0); }
+
+std::string plan_text(const PredictInputs& in) {
+    const ParallelPlan& p = in.plan;
+    std::string s = fmt::format("dp {} tp {} pp {}", p.dp, p.tp, p.pp);
+    if (p.cp > 1) s += fmt::format(" cp {}", p.cp);
+    if (p.ep > 1) s += fmt::format(" ep {}", p.ep);
+    if (p.sequence_parallel) s += " sp";
+    if (p.vpp > 1) s += fmt::format(" vpp {}", p.vpp);
+    s += fmt::format(", {}, mbs {} gbs {} seq {}, recompute {}, zero {}, {}", pipeline_schedule_name(p.schedule), p.mbs,
+                     p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
+    return s;
+}
+
+}  // namespace
+
+void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                         TimeUnit unit) {
+    const std::string u(time_unit_name(unit));
+    auto t = [&](double ns) { return fmt::format("{:.3f} {}", nanoseconds_to(unit, ns), u); };
+    fmt::print(out, "{} on {} ({} NPUs, backend {})\n", labels.model, labels.system, r.npus, labels.backend);
+    fmt::print(out, "plan: {}\n", plan_text(in));
+    if (!r.plan_problems.empty()) {
+        for (const std::string& p : r.plan_problems) fmt::print(out, "  cannot run: {}\n", p);
+        return;
+    }
+    fmt::print(out, "  {:<26} {:>18}\n", "iteration time", t(r.iteration_ns));
+    fmt::print(out, "  {:<26} {:>18}   ({:.1f} per GPU)\n", "tokens/s", fmt::format("{:.0f}", r.tokens_per_s), r.tokens_per_s_per_gpu);
+    fmt::print(out, "  {:<26} {:>18}   (MFU {:.1f} % of {:.0f} TFLOP/s {})\n", "model TFLOP/s per GPU",
+               fmt::format("{:.1f}", r.model_tflops_per_gpu), 100 * r.mfu, in.device.peak_tflops(in.plan.precision),
+               precision_name(in.plan.precision));
+    fmt::print(out, "  {:<26} {:>18}\n", "compute time", t(r.compute_ns));
+    fmt::print(out, "  {:<26} {:>18}\n", "communication time", t(r.comm_ns));
+    fmt::print(out, "  {:<26} {:>18}   ({:.1f} % of the iteration)\n", "exposed communication", t(r.exposed_comm_ns),
+               r.iteration_ns > 0 ? 100 * r.exposed_comm_ns / r.iteration_ns : 0.0);
+    fmt::print(out, "  {:<26} {:>18}\n", "pipeline bubble", t(r.bubble_ns));
+    const MemoryBreakdown& m = r.memory.breakdown;
+    fmt::print(out, "  {:<26} {:>18}   (stage {}: weights {}, gradients {}, optimizer {}, activations {}, buffers {})\n",
+               "peak memory", gib(m.total()), r.memory.stage, gib(m.weights), gib(m.gradients), gib(m.optimizer),
+               gib(m.activations), gib(m.buffers));
+    if (r.feasible) {
+        fmt::print(out, "  {:<26} {:>18}\n", "feasible", r.memory_limit_bytes > 0 ? "yes (fits " + gib(r.memory_limit_bytes) + ")" : "yes");
+    } else {
+        for (const std::string& reason : r.infeasible_reasons) fmt::print(out, "  {:<26} {:>18}   {}\n", "feasible", "NO", reason);
+    }
+}
+
+void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
+    const ParallelPlan& p = in.plan;
+    auto us = [](double ns) { return number(ns * 1e-3); };
+    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"npus\": {},\n", quoted(labels.model),
+               quoted(labels.system), quoted(labels.backend), r.npus);
+    fmt::print(out,
+               "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
+               "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
+               "\"zero\": {}, \"precision\": \"{}\"}},\n",
+               p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
+               p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
+    out << "  \"plan_problems\": [";
+    for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << quoted(r.plan_problems[i]);
+    out << "],\n";
+    const MemoryBreakdown& m = r.memory.breakdown;
+    fmt::print(out,
+               "  \"iteration_time_us\": {}, \"compute_time_us\": {}, \"comm_time_us\": {}, \"exposed_comm_us\": {}, "
+               "\"bubble_time_us\": {},\n",
+               us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns), us(r.exposed_comm_ns), us(r.bubble_ns));
+    fmt::print(out,
+               "  \"tokens_per_s\": {}, \"tokens_per_s_per_gpu\": {}, \"model_tflops_per_gpu\": {}, \"mfu\": {}, "
+               "\"model_flops\": {},\n",
+               number(r.tokens_per_s), number(r.tokens_per_s_per_gpu), number(r.model_tflops_per_gpu), number(r.mfu),
+               number(r.model_flops));
+    fmt::print(out,
+               "  \"peak_memory_bytes\": {}, \"peak_memory_stage\": {}, \"memory\": {{\"weights\": {}, \"gradients\": {}, "
+               "\"optimizer\": {}, \"activations\": {}, \"buffers\": {}}}, \"memory_limit_bytes\": {},\n",
+               number(m.total()), r.memory.stage, number(m.weights), number(m.gradients), number(m.optimizer),
+               number(m.activations), number(m.buffers), number(r.memory_limit_bytes));
+    fmt::print(out, "  \"feasible\": {}, \"infeasible_reasons\": [", r.feasible ? "true" : "false");
+    for (std::size_t i = 0; i < r.infeasible_reasons.size(); ++i) out << (i ? ", " : "") << quoted(r.infeasible_reasons[i]);
+    out << "]\n}\n";
+}
+
+void write_predict_csv_header(std::ostream& out) {
+    out << "model,system,npus,dp,tp,pp,cp,ep,sp,vpp,schedule,mbs,gbs,seq,recompute,zero,precision,iteration_time_us,"
+           "compute_time_us,comm_time_us,exposed_comm_us,bubble_time_us,tokens_per_s,tokens_per_s_per_gpu,"
+           "model_tflops_per_gpu,mfu,peak_memory_bytes,feasible,reason\n";
+}
+
+void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
+    const ParallelPlan& p = in.plan;
+    auto us = [](double ns) { return number(ns * 1e-3); };
+    std::string reason;
+    for (const std::string& s : r.plan_problems) reason += (reason.empty() ? "" : "; ") + s;
+    for (const std::string& s : r.infeasible_reasons) reason += (reason.empty() ? "" : "; ") + s;
+    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", labels.model,
+               labels.system, r.npus, p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.vpp,
+               pipeline_schedule_name(p.schedule), p.mbs, p.global_batch(), p.sequence(in.model), recompute_name(p.recompute),
+               p.zero, precision_name(p.precision), us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns),
+               us(r.exposed_comm_ns), us(r.bubble_ns), number(r.tokens_per_s), number(r.tokens_per_s_per_gpu),
+               number(r.model_tflops_per_gpu), number(r.mfu), number(r.memory.breakdown.total()),
+               r.feasible ? "true" : "false", quoted(reason));
+}
+
+}  // namespace dtcalc

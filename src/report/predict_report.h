@@ -1,0 +1,23 @@
+#pragma once
+// Writers for `dtcalc predict`: a table for people, CSV and JSON for scripts.
+#include <ostream>
+#include <string>
+
+#include "core/units.h"
+#include "predict/predict.h"
+
+namespace dtcalc {
+
+struct PredictLabels {
+    std::string model;
+    std::string system;
+    std::string backend;
+};
+
+void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                         TimeUnit unit);
+void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels);
+void write_predict_csv_header(std::ostream& out);
+void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels);
+
+}  // namespace dtcalc
