@@ -1,0 +1,205 @@
+// predict's formulas against their published closed forms: Megatron's FLOPs
+// per iteration, Korthikanti's activation memory, and the pipeline bubble of
+// 1F1B and interleaved 1F1B in the zero-communication limit.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "memory/memory_model.h"
+#include "model/transformer_costs.h"
+#include "predict/predict.h"
+
+using namespace dtcalc;
+
+namespace {
+
+ModelSpec gpt(int layers, int hidden, int heads, int vocab, int seq) {
+    ModelSpec m;
+    m.name = "gpt";
+    m.layers = layers;
+    m.hidden = hidden;
+    m.ffn_hidden = 4 * hidden;
+    m.heads = heads;
+    m.kv_heads = heads;
+    m.vocab = vocab;
+    m.seq = seq;
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("FLOPs per iteration equal Megatron's closed form for a GPT") {
+    // Narayanan et al. 2021, eq. (3) without recompute: 72 B s l h^2 (1 + s/6h + V/12lh).
+    for (auto [l, h, a, V, s, B] : {std::tuple{96, 12288, 96, 51200, 2048, 1536.0}, std::tuple{24, 2048, 16, 131072, 4096, 192.0},
+                                    std::tuple{2, 64, 4, 100, 32, 3.0}}) {
+        const ModelSpec m = gpt(l, h, a, V, s);
+        const double hd = h, sd = s, ld = l, Vd = V;
+        const double expected = 72.0 * B * sd * ld * hd * hd * (1 + sd / (6 * hd) + Vd / (12 * ld * hd));
+        CHECK(model_flops_per_iteration(m, B, s) == doctest::Approx(expected).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("per-layer parameters: 12 h^2 for a GPT layer, Llama's grouped attention and gated MLP") {
+    const ModelSpec g = gpt(1, 1024, 16, 1, 1);
+    // QKV 3h^2 + output h^2 + MLP 8h^2 = 12h^2, plus two norms' 2h.
+    CHECK(layer_parameters(g) == 12.0 * 1024 * 1024 + 2 * 1024);
+    ModelSpec llama = g;
+    llama.hidden = 8192;
+    llama.heads = 64;
+    llama.kv_heads = 8;
+    llama.ffn_hidden = 28672;
+    llama.gated_mlp = true;
+    // Q and output 2 h^2; K and V 2 h (8 x 128); MLP 3 h f.
+    const double h = 8192, expected = 2 * h * h + 2 * h * 1024 + 3 * h * 28672 + 2 * h;
+    CHECK(layer_parameters(llama) == expected);
+    // Llama 2 70B: 80 such layers plus untied 32000 x 8192 embeddings = 68.98e9 (published: "70B").
+    llama.layers = 80;
+    llama.vocab = 32000;
+    CHECK(total_parameters(llama) == doctest::Approx(68.976e9).epsilon(1e-3));
+}
+
+TEST_CASE("activation memory per layer: Korthikanti et al. 2022, Table 2") {
+    // GPT-3 175B layer: s 2048, b 1, h 12288, a 96; t = 8. sbh = 25,165,824; 5as/h = 80; 5as/(ht) = 10.
+    const ModelSpec m = gpt(96, 12288, 96, 51200, 2048);
+    ParallelPlan p;
+    p.tp = 8;
+    p.mbs = 1;
+    const double sbh = 2048.0 * 12288;
+    SUBCASE("tensor parallel: sbh (10 + 24/t + 5as/(ht))") { CHECK(layer_activation_bytes(m, p) == sbh * (10 + 3 + 10)); }
+    SUBCASE("tensor + sequence parallel: sbh/t (34 + 5as/h)") {
+        p.sequence_parallel = true;
+        CHECK(layer_activation_bytes(m, p) == sbh / 8 * (34 + 80));
+    }
+    SUBCASE("selective recompute with sequence parallel: 34 sbh/t") {
+        p.sequence_parallel = true;
+        p.recompute = Recompute::Selective;
+        CHECK(layer_activation_bytes(m, p) == sbh / 8 * 34);
+    }
+    SUBCASE("selective recompute, tensor parallel only: sbh (10 + 24/t)") {
+        p.recompute = Recompute::Selective;
+        CHECK(layer_activation_bytes(m, p) == sbh * 13);
+    }
+    SUBCASE("full recompute: 2 sbh") {
+        p.recompute = Recompute::Full;
+        CHECK(layer_activation_bytes(m, p) == 2 * sbh);
+    }
+    SUBCASE("no parallelism: sbh (34 + 5as/h)") {
+        p.tp = 1;
+        CHECK(layer_activation_bytes(m, p) == sbh * (34 + 80));
+    }
+}
+
+TEST_CASE("micro-batches in flight: GPipe all, 1F1B p - i, interleaved per Megatron's warm-up") {
+    ParallelPlan p;
+    p.pp = 4;
+    p.dp = 1;
+    p.mbs = 1;
+    p.gbs = 16;
+    p.schedule = PipelineSchedule::GPipe;
+    CHECK(in_flight_micro_batches(p, 0) == 16);
+    p.schedule = PipelineSchedule::OneFOneB;
+    CHECK(in_flight_micro_batches(p, 0) == 4);
+    CHECK(in_flight_micro_batches(p, 3) == 1);
+    p.schedule = PipelineSchedule::Interleaved;
+    p.vpp = 2;
+    // Stage 0: 2 (4-0-1) + (2-1) 4 + 1 = 11 chunks of half a stage = 5.5 stages' worth.
+    CHECK(in_flight_micro_batches(p, 0) == 5.5);
+}
+
+TEST_CASE("memory: mixed-precision Adam is 2 + 4 + 12 bytes per parameter, sharded by ZeRO") {
+    const ModelSpec m = gpt(8, 1024, 16, 1000, 128);
+    ParallelPlan p;
+    p.dp = 4;
+    const MemoryBreakdown none = stage_memory(m, p, 0);
+    // Parameters: 8 layers x (12 h^2 + 2h) + embedding 1000 h (tied, one stage holds it once).
+    ModelSpec tied = m;
+    const double params = 8 * (12.0 * 1024 * 1024 + 2 * 1024) + 2 * 1000.0 * 1024;  // untied: input and output
+    CHECK(none.weights == doctest::Approx(2 * params));
+    CHECK(none.gradients == doctest::Approx(4 * params));
+    CHECK(none.optimizer == doctest::Approx(12 * params));
+    p.zero = 1;
+    CHECK(stage_memory(m, p, 0).optimizer == doctest::Approx(12 * params / 4));
+    p.zero = 2;
+    CHECK(stage_memory(m, p, 0).gradients == doctest::Approx(4 * params / 4));
+    p.zero = 3;
+    CHECK(stage_memory(m, p, 0).weights == doctest::Approx(2 * params / 4));
+    (void)tied;
+}
+
+namespace {
+
+// A system where communication costs nothing: one switch dimension with an
+// enormous bandwidth and no latency or endpoint delay.
+PredictInputs free_network_inputs(int pp, int micro_batches, int vpp) {
+    PredictInputs in;
+    in.model = gpt(8 * vpp, 1024, 16, 1, 512);
+    in.network.dimensions.push_back({Topology::Switch, pp, 1e12, 0});
+    for (auto& list : in.system.implementation) list.assign(1, {AlgorithmKind::Ring, false});
+    in.system.preferred_dataset_splits = 1;
+    in.system.active_chunks_per_dimension = 1;
+    in.system.local_mem_bw_gbps = 1e12;
+    in.device.peak_tflops_bf16 = 100;
+    in.device.hbm_gbps = 1e12;  // memory traffic is free too: only FLOPs take time
+    in.plan.pp = pp;
+    in.plan.dp = 1;
+    in.plan.mbs = 1;
+    in.plan.gbs = micro_batches;
+    in.plan.vpp = vpp;
+    in.plan.schedule = vpp > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    return in;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline bubble in the zero-communication limit") {
+    SUBCASE("1F1B: (p - 1) / m of the ideal time") {
+        for (auto [p, m] : {std::pair{4, 16}, std::pair{8, 32}, std::pair{2, 8}}) {
+            const PredictResult r = predict(free_network_inputs(p, m, 1));
+            REQUIRE(r.plan_problems.empty());
+            const double ideal = m * (r.step.forward_ns_per_microbatch + r.step.backward_ns_per_microbatch);
+            CAPTURE(p);
+            CHECK(r.bubble_ns / ideal == doctest::Approx(static_cast<double>(p - 1) / m).epsilon(0.01));
+        }
+    }
+    SUBCASE("interleaved: (p - 1) / (v m)") {
+        for (auto [p, m, v] : {std::tuple{4, 16, 2}, std::tuple{4, 8, 4}}) {
+            const PredictResult r = predict(free_network_inputs(p, m, v));
+            REQUIRE(r.plan_problems.empty());
+            const double ideal = m * (r.step.forward_ns_per_microbatch + r.step.backward_ns_per_microbatch);
+            CAPTURE(p);
+            CAPTURE(v);
+            CHECK(r.bubble_ns / ideal == doctest::Approx(static_cast<double>(p - 1) / (v * m)).epsilon(0.01));
+        }
+    }
+    SUBCASE("GPipe has the same bubble as 1F1B: (p - 1) / m") {
+        PredictInputs in = free_network_inputs(4, 16, 1);
+        in.plan.schedule = PipelineSchedule::GPipe;
+        const PredictResult r = predict(in);
+        const double ideal = 16 * (r.step.forward_ns_per_microbatch + r.step.backward_ns_per_microbatch);
+        CHECK(r.bubble_ns / ideal == doctest::Approx(3.0 / 16).epsilon(0.01));
+    }
+}
+
+TEST_CASE("plans that cannot work say which rule broke") {
+    const ModelSpec m = gpt(96, 12288, 96, 51200, 2048);
+    ParallelPlan p;
+    p.tp = 5;
+    p.pp = 7;
+    p.dp = 2;
+    p.gbs = 3;
+    const auto problems = plan_problems(m, p, 64);
+    const auto has = [&](const std::string& text) {
+        return std::find(problems.begin(), problems.end(), text) != problems.end();
+    };
+    CHECK(has("dp x tp x pp x cp (2 x 5 x 7 x 1 = 70) must equal the NPU count (64)"));
+    CHECK(has("tp (5) must divide heads (96)"));
+    CHECK(has("layers (96) must be divisible by pp x vpp (7)"));
+    CHECK(has("the global batch (3) must be a multiple of dp x mbs (2)"));
+    ParallelPlan ok;
+    ok.tp = 8;
+    ok.pp = 8;
+    ok.dp = 1;
+    ok.gbs = 64;
+    CHECK(plan_problems(m, ok, 64).empty());
+}
