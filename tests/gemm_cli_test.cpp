@@ -32,9 +32,8 @@ Run dtcalc_run(const std::string& args) {
 
 const std::string kDlrm = std::string(DTCALC_SOURCE_DIR) + "/examples/gemm/dlrm_mlp.csv";
 // 16 NPUs: 8 fully connected (a package) x 2 on a switch.
-const std::string kSystem = std::string("--network ") + DTCALC_VALIDATION_DIR +
-                            "/astrasim/configs/net_FullyConnected_Switch_8x2_64d2e524.yml --system " +
-                            DTCALC_VALIDATION_DIR + "/astrasim/configs/sys_direct-direct-direct_s4_a2_e10_localBWAware_0939fcc4.json";
+const std::string kSystem = std::string("--network ") + DTCALC_SOURCE_DIR + "/examples/gemm/network_8x2.yml --system " +
+                            DTCALC_SOURCE_DIR + "/examples/gemm/system_8x2.json";
 const std::string kArray = "--array 32x32 --dataflow ws --sram-kib 1024,1024,128 --clock-ghz 1";
 
 /// The iteration_time column of a `--format csv` report.
@@ -59,9 +58,9 @@ std::string read_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("gen-workload: the seed's MNK example reads back to the same iteration time") {
-    for (const char* strategy : {"DATA", "MODEL", "HYBRID_DATA_MODEL", "HYBRID_MODEL_DATA"}) {
+    for (const std::string strategy : {"DATA", "MODEL", "HYBRID_DATA_MODEL", "HYBRID_MODEL_DATA"}) {
         CAPTURE(strategy);
-        const std::string file = dtcalc::testing::write_temp_file(std::string("gen_") + strategy + ".txt", "");
+        const std::string file = dtcalc::testing::write_temp_file("gen_" + strategy + ".txt", "");
         const Run gen = dtcalc_run("gen-workload --mnk " + kDlrm + " --parallel " + strategy +
                                    " --packages 2 --datatype-size 2 " + kArray + " " + kSystem + " -o " + file +
                                    " --evaluate --passes 2 --format csv --units ns");

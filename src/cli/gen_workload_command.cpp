@@ -79,7 +79,12 @@ SystolicArray parse_array_flags(const GenWorkloadOptions& o) {
 
 void print_report(const GenWorkloadOptions& o, const V1Workload& workload, const ResolvedSystem& sys, TimeUnit unit,
                   OutputFormat format) {
-    const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, o.passes);
+    WorkloadGraph graph;
+    try {
+        graph = build_v1_training_graph(workload, sys.network, o.passes);
+    } catch (const InputError& e) {  // the groups do not fit the network: a matter of --packages
+        throw InputError({"--packages", 0, 0, ""}, e.detail());
+    }
     EvaluationSystem eval;
     eval.network = &sys.network;
     eval.system = &sys.system;

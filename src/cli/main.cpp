@@ -9,6 +9,7 @@
 #include "cli/gen_workload_command.h"
 #include "cli/run_command.h"
 #include "cli/predict_command.h"
+#include "cli/list_command.h"
 #include "core/error.h"
 
 int main(int argc, char** argv) {
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
     dtcalc::cli::setup_run_command(app, preset_dirs);
     const std::vector<std::string> model_dirs = dtcalc::cli::model_search_dirs(argc > 0 ? argv[0] : "dtcalc");
     dtcalc::cli::setup_predict_command(app, preset_dirs, model_dirs);
+    dtcalc::cli::setup_list_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
     try {
         app.parse(argc, argv);

@@ -30,7 +30,7 @@ void apply_scenario(const ConfigValue& scenario, PredictOptions& o) {
     integer("cp", o.cp);
     integer("ep", o.ep);
     integer("vpp", o.vpp);
-    integer("mbs", o.mbs);
+    if (const ConfigValue* v = r.optional("mbs")) o.mbs = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("zero")) o.zero = static_cast<int>(as_non_negative_number(*v));
     if (const ConfigValue* v = r.optional("gbs")) o.gbs = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("seq")) o.seq = as_positive_integer(*v);
@@ -75,7 +75,7 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     p.cp = o.cp;
     p.ep = o.ep;
     p.vpp = o.vpp;
-    p.mbs = o.mbs;
+    p.mbs = o.mbs ? *o.mbs : (in.model.kind == ModelKind::LayerList ? in.model.default_batch : 1);
     p.zero = o.zero;
     p.sequence_parallel = o.sequence_parallel;
     const long long npus = in.network.total_npus();

@@ -16,7 +16,8 @@ struct PredictOptions {
     std::string network_file, system_file, backend;
     std::optional<long long> nodes, gpus_per_node;
     std::optional<int> dp;
-    int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1, mbs = 1, zero = 0;
+    int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1, zero = 0;
+    std::optional<int> mbs;  ///< default 1, or a layer-list model's batch per GPU
     std::optional<long long> gbs;
     std::optional<int> seq;
     bool sequence_parallel = false;

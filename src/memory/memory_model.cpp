@@ -41,7 +41,8 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
     double params = 0;
     double activations = 0;
     if (m.kind == ModelKind::LayerList) {
-        params = total_parameters(m);
+        // Embedding tables are model-parallel (each NPU holds 1/dp of them); the rest is replicated.
+        for (const ListedLayer& l : m.listed) params += l.embedding ? l.parameters / p.dp : l.parameters;
         double per_sample = 0;
         for (const ListedLayer& l : m.listed) per_sample += l.activation_bytes;
         activations = per_sample * p.mbs;

@@ -23,6 +23,8 @@
 // - The first stage holds the input embedding, the last the output layer and
 //   its fp32 logits (4 s b V / t bytes).
 // - Buffers: the stage-to-stage send and receive buffers.
+// - Layer-list models (ResNet-50, DLRM) are data-parallel; their embedding
+//   tables are model-parallel, 1/dp of them on each NPU.
 #include <string>
 #include <vector>
 

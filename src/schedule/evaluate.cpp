@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <tuple>
 #include <queue>
 #include <span>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "collective/collective_cost.h"
 #include "core/error.h"
+#include "schedule/issue_order.h"
 
 namespace dtcalc {
 namespace {
@@ -20,67 +21,57 @@ namespace {
 
 // Dependencies the graph implies beyond its edges: a receive waits for its
 // matching send; the ops of one collective seen from several roles wait for
-// each other's predecessors. Stored as a compact list per op.
+// each other's predecessors. Kept in flat arrays (no allocation per op).
 struct ImpliedEdges {
-    std::vector<std::vector<int>> extra;  // only for ops that have some; indexed through `slot`
-    std::vector<int> slot;                // op -> index into extra, or -1
-    std::vector<int> matching_send;       // recv op -> its send op
+    std::vector<int> matching_send;             // recv op -> its send op, else -1
+    std::vector<int> sync_of;                   // op -> index into sync_members, or -1
     std::vector<std::vector<int>> sync_members;
-    std::vector<int> sync_of;             // op -> index into sync_members, or -1
-
-    void add(int op, int predecessor) {
-        if (slot[static_cast<std::size_t>(op)] < 0) {
-            slot[static_cast<std::size_t>(op)] = static_cast<int>(extra.size());
-            extra.emplace_back();
-        }
-        extra[static_cast<std::size_t>(slot[static_cast<std::size_t>(op)])].push_back(predecessor);
-    }
 };
 
 ImpliedEdges imply_edges(const WorkloadGraph& graph) {
     const int n = static_cast<int>(graph.ops.size());
     ImpliedEdges e;
-    e.slot.assign(static_cast<std::size_t>(n), -1);
     e.matching_send.assign(static_cast<std::size_t>(n), -1);
     e.sync_of.assign(static_cast<std::size_t>(n), -1);
 
-    // Sends and receives pair up in order per (from role, to role, tag).
-    std::map<std::tuple<int, int, int>, std::vector<int>> sends, recvs;
-    std::map<int, int> sync_index;
+    // Sends and receives pair up in order per (from role, to role, tag): sort
+    // both lists by that key (stable, so the k-th send meets the k-th receive).
+    struct Endpoint {
+        int from, to, tag, op;
+        bool operator<(const Endpoint& o) const { return std::tie(from, to, tag, op) < std::tie(o.from, o.to, o.tag, o.op); }
+        bool same_key(const Endpoint& o) const { return from == o.from && to == o.to && tag == o.tag; }
+    };
+    std::vector<Endpoint> sends, recvs;
+    std::vector<std::pair<int, int>> syncs;  // (sync id, op)
     for (int i = 0; i < n; ++i) {
         const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        if (op.kind == OpKind::Send) sends[{op.role, op.peer_role, op.tag}].push_back(i);
-        if (op.kind == OpKind::Recv) recvs[{op.peer_role, op.role, op.tag}].push_back(i);
-        if (op.kind == OpKind::Collective && op.sync >= 0) {
-            auto [it, added] = sync_index.try_emplace(op.sync, static_cast<int>(e.sync_members.size()));
-            if (added) e.sync_members.emplace_back();
-            e.sync_members[static_cast<std::size_t>(it->second)].push_back(i);
-            e.sync_of[static_cast<std::size_t>(i)] = it->second;
+        if (op.kind == OpKind::Send) sends.push_back({op.role, op.peer_role, op.tag, i});
+        if (op.kind == OpKind::Recv) recvs.push_back({op.peer_role, op.role, op.tag, i});
+        if (op.kind == OpKind::Collective && op.sync >= 0) syncs.emplace_back(op.sync, i);
+    }
+    std::sort(sends.begin(), sends.end());
+    std::sort(recvs.begin(), recvs.end());
+    std::size_t si = 0;
+    for (std::size_t ri = 0; ri < recvs.size(); ++ri) {
+        const Endpoint& r = recvs[ri];
+        while (si < sends.size() && sends[si] < Endpoint{r.from, r.to, r.tag, -1}) {
+            fail(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
+                                          std::to_string(sends[si].tag) + " has no matching receive");
         }
+        if (si == sends.size() || !sends[si].same_key(r))
+            fail(graph, r.op, "receive from role " + std::to_string(r.from) + " with tag " + std::to_string(r.tag) +
+                                  " has no matching send");
+        e.matching_send[static_cast<std::size_t>(r.op)] = sends[si].op;
+        ++si;
     }
-    for (const auto& [key, list] : recvs) {
-        const auto found = sends.find(key);
-        const std::size_t available = found == sends.end() ? 0 : found->second.size();
-        if (list.size() > available)
-            fail(graph, list[available], "receive from role " + std::to_string(std::get<0>(key)) + " with tag " +
-                                             std::to_string(std::get<2>(key)) + " has no matching send");
-        for (std::size_t k = 0; k < list.size(); ++k) {
-            e.matching_send[static_cast<std::size_t>(list[k])] = found->second[k];
-            e.add(list[k], found->second[k]);
-        }
-    }
-    for (const auto& [key, list] : sends) {
-        const auto found = recvs.find(key);
-        const std::size_t taken = found == recvs.end() ? 0 : found->second.size();
-        if (list.size() > taken)
-            fail(graph, list[taken], "send to role " + std::to_string(std::get<1>(key)) + " with tag " +
-                                         std::to_string(std::get<2>(key)) + " has no matching receive");
-    }
-    for (const auto& members : e.sync_members) {
-        for (int a : members)
-            for (int b : members)
-                if (a != b)
-                    for (std::uint32_t p : graph.predecessors(b)) e.add(a, static_cast<int>(p));
+    if (si < sends.size())
+        fail(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
+                                      std::to_string(sends[si].tag) + " has no matching receive");
+    std::sort(syncs.begin(), syncs.end());
+    for (std::size_t i = 0; i < syncs.size(); ++i) {
+        if (i == 0 || syncs[i].first != syncs[i - 1].first) e.sync_members.emplace_back();
+        e.sync_members.back().push_back(syncs[i].second);
+        e.sync_of[static_cast<std::size_t>(syncs[i].second)] = static_cast<int>(e.sync_members.size()) - 1;
     }
     return e;
 }
@@ -108,9 +99,13 @@ void check_references(const WorkloadGraph& graph) {
 template <class F>
 void for_each_predecessor(const WorkloadGraph& graph, const ImpliedEdges& implied, int op, F&& f) {
     for (std::uint32_t p : graph.predecessors(op)) f(static_cast<int>(p));
-    const int s = implied.slot[static_cast<std::size_t>(op)];
-    if (s >= 0)
-        for (int p : implied.extra[static_cast<std::size_t>(s)]) f(p);
+    const int send = implied.matching_send[static_cast<std::size_t>(op)];
+    if (send >= 0) f(send);
+    const int sync = implied.sync_of[static_cast<std::size_t>(op)];
+    if (sync >= 0)
+        for (int other : implied.sync_members[static_cast<std::size_t>(sync)])
+            if (other != op)
+                for (std::uint32_t p : graph.predecessors(other)) f(static_cast<int>(p));
 }
 
 // Topological order that keeps the graph's own order wherever it can (Kahn's
@@ -129,22 +124,36 @@ std::vector<int> topological_order(const WorkloadGraph& graph, const ImpliedEdge
         for (int i = 0; i < n; ++i) order.push_back(i);
         return order;
     }
+    // Successor lists in one array (CSR), then Kahn's algorithm.
     std::vector<int> pending(static_cast<std::size_t>(n), 0);
-    std::vector<std::vector<int>> successors(static_cast<std::size_t>(n));
+    std::vector<int> first(static_cast<std::size_t>(n) + 1, 0);
     for (int i = 0; i < n; ++i)
         for_each_predecessor(graph, implied, i, [&](int p) {
             ++pending[static_cast<std::size_t>(i)];
-            successors[static_cast<std::size_t>(p)].push_back(i);
+            ++first[static_cast<std::size_t>(p) + 1];
         });
-    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    for (int i = 0; i < n; ++i) first[static_cast<std::size_t>(i) + 1] += first[static_cast<std::size_t>(i)];
+    std::vector<int> successors(static_cast<std::size_t>(first.back()));
+    std::vector<int> fill(first.begin(), first.end() - 1);
     for (int i = 0; i < n; ++i)
-        if (pending[static_cast<std::size_t>(i)] == 0) ready.push(i);
-    while (!ready.empty()) {
-        const int op = ready.top();
-        ready.pop();
+        for_each_predecessor(graph, implied, i, [&](int p) { successors[static_cast<std::size_t>(fill[static_cast<std::size_t>(p)]++)] = i; });
+    std::vector<int> heap;
+    heap.reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+        if (pending[static_cast<std::size_t>(i)] == 0) heap.push_back(i);
+    std::make_heap(heap.begin(), heap.end(), std::greater<int>());
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), std::greater<int>());
+        const int op = heap.back();
+        heap.pop_back();
         order.push_back(op);
-        for (int s : successors[static_cast<std::size_t>(op)])
-            if (--pending[static_cast<std::size_t>(s)] == 0) ready.push(s);
+        for (int k = first[static_cast<std::size_t>(op)]; k < first[static_cast<std::size_t>(op) + 1]; ++k) {
+            const int s = successors[static_cast<std::size_t>(k)];
+            if (--pending[static_cast<std::size_t>(s)] == 0) {
+                heap.push_back(s);
+                std::push_heap(heap.begin(), heap.end(), std::greater<int>());
+            }
+        }
     }
     if (static_cast<int>(order.size()) != n) {
         int stuck = 0;
@@ -239,6 +248,7 @@ double union_length(std::vector<std::pair<double, double>>& intervals) {
 }  // namespace
 
 Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
+    if (sys.issue == IssuePolicy::ReadyLowestIndex) return evaluate_in_issue_order(graph, sys);
     check_references(graph);
     const int n = static_cast<int>(graph.ops.size());
     const ImpliedEdges implied = imply_edges(graph);

@@ -29,12 +29,19 @@
 
 namespace dtcalc {
 
+/// How ops get onto their streams.
+enum class IssuePolicy {
+    GraphOrder,        ///< the one pass in topological order described above
+    ReadyLowestIndex,  ///< ASTRA-sim's Chakra workload layer (schedule/issue_order.h)
+};
+
 struct EvaluationSystem {
     const Network* network = nullptr;
     const SystemConfig* system = nullptr;
     NetworkBackend backend = NetworkBackend::AstraUnaware;
     ComputeDevice device;
     double memory_stream_gbps = 0;  ///< for Memory ops given in bytes
+    IssuePolicy issue = IssuePolicy::GraphOrder;
 };
 
 struct OpTiming {

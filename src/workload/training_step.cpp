@@ -266,10 +266,14 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
         op.collective = kind;
         op.duration_ns = ns;
         op.phase = phase;
-        op.name = graph.intern_name(name);
+        op.name = graph.name_id(name);
         return op;
     };
 
+    const int forward_name = graph.name_id("F");
+    const int backward_name = graph.name_id("B");
+    const int send_activation_name = graph.name_id("send activation");
+    const int send_gradient_name = graph.name_id("send gradient");
     std::vector<int> last_chain(static_cast<std::size_t>(pp), -1);
     std::vector<std::vector<int>> gradient_ops(static_cast<std::size_t>(pp));
     // Build stage by stage; within a stage in schedule order. Cross-stage
@@ -319,8 +323,7 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
             const int buckets = bucketed ? std::clamp(static_cast<int>(std::ceil(cc.parameters / kBucketParameters)), 1,
                                                       std::max(cc.layers, 1))
                                          : 1;
-            const std::string label = std::string(pass.forward ? "F" : "B") + " mb" + std::to_string(pass.micro_batch) +
-                                      (v > 1 ? " c" + std::to_string(pass.chunk) : "");
+            const int label = pass.forward ? forward_name : backward_name;
             int chain_op = -1;
             for (int b = 0; b < buckets; ++b) {
                 Op c;
@@ -329,7 +332,9 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
                 c.phase = phase;
                 c.duration_ns = cost.compute_ns / buckets;
                 c.flops = cost.flops / buckets;
-                c.name = graph.intern_name(buckets > 1 ? label + " part " + std::to_string(b) : label);
+                c.name = buckets > 1 ? graph.name_id((pass.forward ? "F part " : "B part ") + std::to_string(b)) : label;
+                c.micro_batch = pass.micro_batch;
+                c.chunk = v > 1 ? pass.chunk : -1;
                 std::vector<int> compute_deps = deps;
                 if (chain_op >= 0) compute_deps = {chain_op};
                 if (b == 0) compute_deps.insert(compute_deps.end(), beside.begin(), beside.end());
@@ -375,7 +380,8 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
                 out.peer_role = pass.forward ? (s + 1) % pp : (s + pp - 1) % pp;
                 out.tag = tag(pass.micro_batch, pass.forward ? global + 1 : global - 1, pass.forward ? 0 : 1);
                 out.phase = phase;
-                out.name = graph.intern_name(pass.forward ? "send activation" : "send gradient");
+                out.name = pass.forward ? send_activation_name : send_gradient_name;
+                out.micro_batch = pass.micro_batch;
                 graph.add(out, {chain_op});
             }
         }
@@ -388,7 +394,7 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
         opt.role = s;
         opt.phase = OpPhase::Update;
         opt.duration_ns = memory_time_ns(*in.device, shard * kOptimizerBytesPerParameter);
-        opt.name = graph.intern_name("optimizer step");
+        opt.name = graph.name_id("optimizer step");
         std::vector<int> deps = gradient_ops[static_cast<std::size_t>(s)];
         deps.push_back(last_chain[static_cast<std::size_t>(s)]);
         graph.add(opt, deps);

@@ -44,6 +44,12 @@ int WorkloadGraph::intern_name(const std::string& name) {
     return static_cast<int>(names.size()) - 1;
 }
 
+int WorkloadGraph::name_id(const std::string& name) {
+    for (std::size_t i = names.size(); i-- > 0;)
+        if (names[i] == name) return static_cast<int>(i);
+    return intern_name(name);
+}
+
 int WorkloadGraph::add_group(const CommGroup& group) {
     for (std::size_t i = 0; i < groups.size(); ++i)
         if (groups[i].members == group.members) return static_cast<int>(i);
@@ -58,8 +64,10 @@ int WorkloadGraph::add_layer(const std::string& name) {
 
 std::string WorkloadGraph::op_label(int op) const {
     const Op& o = ops[static_cast<std::size_t>(op)];
-    if (o.name >= 0) return names[static_cast<std::size_t>(o.name)];
-    return "op " + std::to_string(op);
+    std::string label = o.name >= 0 ? names[static_cast<std::size_t>(o.name)] : "op " + std::to_string(op);
+    if (o.micro_batch >= 0) label += " mb" + std::to_string(o.micro_batch);
+    if (o.chunk >= 0) label += " c" + std::to_string(o.chunk);
+    return label;
 }
 
 }  // namespace dtcalc

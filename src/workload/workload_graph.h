@@ -36,12 +36,15 @@ struct Op {
     int role = 0;
     int layer = -1;  ///< index into WorkloadGraph::layers, -1 for none
     int name = -1;   ///< index into WorkloadGraph::names, -1 for none
+    int micro_batch = -1;  ///< shown after the name in labels ("F mb3"), -1 for none
+    int chunk = -1;        ///< virtual pipeline chunk, shown as " c1", -1 for none
 
     // Compute: FLOPs and bytes moved (roofline), or a fixed duration.
     // Memory: bytes moved at the memory stream's bandwidth, or a fixed duration.
     double flops = 0;
     double bytes = 0;
-    double duration_ns = -1;  ///< >= 0: the op takes exactly this long
+    double duration_ns = -1;  ///< >= 0: the op takes exactly this long (any kind)
+    bool host = false;        ///< Compute on the host CPU (a stream of its own under IssuePolicy::ReadyLowestIndex)
 
     // Collective: kind, bytes as nccl-tests counts them, communicator group
     // (a Collective or Send with duration_ns >= 0 takes that long instead: a
@@ -64,6 +67,9 @@ public:
     int roles = 1;
     /// NPUs each role stands for (reports and memory use it); defaults to 1.
     std::vector<std::int64_t> role_npus{1};
+    /// Optional: the role of each NPU rank (index = rank). Empty means ranks
+    /// fill the roles in order, role_npus[r] ranks each.
+    std::vector<int> rank_role;
     std::vector<Op> ops;
     std::vector<std::uint32_t> deps;
     std::vector<CommGroup> groups;
@@ -78,7 +84,8 @@ public:
     }
     void add_dependency_list(int op, std::span<const int> predecessors);  ///< replaces op's deps (op must be last added)
 
-    int intern_name(const std::string& name);
+    int intern_name(const std::string& name);  ///< appends a name (see also name_id)
+    int name_id(const std::string& name);      ///< the index of an equal name, appending it if new
     int add_group(const CommGroup& group);
     int add_layer(const std::string& name);
 
@@ -86,7 +93,7 @@ public:
         const Op& o = ops[static_cast<std::size_t>(op)];
         return {deps.data() + o.dep_begin, o.dep_count};
     }
-    std::string op_label(int op) const;  ///< its name, or "op N"
+    std::string op_label(int op) const;  ///< its name (with micro-batch and chunk), or "op N"
 };
 
 }  // namespace dtcalc

@@ -1,0 +1,39 @@
+#include "chakra/remote_memory.h"
+
+#include "config/config_readers.h"
+
+namespace dtcalc::chakra {
+
+RemoteMemory load_remote_memory(const std::string& path) {
+    RemoteMemory memory;
+    if (path.empty()) return memory;
+    const ConfigValue root = read_json_file(path);
+    if (root.type != ConfigValue::Type::Table) fail_at(root, "expected a JSON object");
+    ConfigTableReader reader(root);
+    if (const ConfigValue* type = reader.optional("memory-type")) {
+        const std::string& name = as_string(*type);
+        if (name == "NO_MEMORY_EXPANSION") memory.kind = RemoteMemoryKind::None;
+        else if (name == "PER_NPU_MEMORY_EXPANSION") memory.kind = RemoteMemoryKind::PerNpu;
+        else if (name == "PER_NODE_MEMORY_EXPANSION") memory.kind = RemoteMemoryKind::PerNode;
+        else if (name == "MEMORY_POOL") memory.kind = RemoteMemoryKind::Pool;
+        else
+            fail_at(*type, "expected NO_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION or "
+                           "MEMORY_POOL, got '" + name + "'");
+    }
+    memory.latency_ns = reader.optional_non_negative_number("remote-mem-latency").value_or(0.0);
+    if (memory.kind != RemoteMemoryKind::None) {
+        memory.bandwidth_gbps = reader.positive_number("remote-mem-bw");
+    } else {
+        reader.ignore({"remote-mem-bw"});
+    }
+    if (memory.kind == RemoteMemoryKind::PerNode) {
+        memory.nodes = reader.positive_integer("num-nodes");
+        memory.npus_per_node = reader.positive_integer("num-npus-per-node");
+    } else {
+        reader.ignore({"num-nodes", "num-npus-per-node"});
+    }
+    reader.finish();
+    return memory;
+}
+
+}  // namespace dtcalc::chakra

@@ -1,0 +1,466 @@
+#include "schedule/issue_order.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "collective/collective_cost.h"
+#include "core/error.h"
+
+namespace dtcalc {
+namespace {
+
+constexpr int kStreams = 3;  // accelerator compute, host compute, communication
+constexpr int kNoStream = -1;
+
+[[noreturn]] void fail(const WorkloadGraph& graph, int op, const std::string& message) {
+    throw InputError({"", 0, 0, "workload"}, graph.op_label(op) + ": " + message);
+}
+
+int stream_of(const Op& op) {
+    switch (op.kind) {
+        case OpKind::Compute: return op.host ? 1 : 0;
+        case OpKind::Collective:
+        case OpKind::Send:
+        case OpKind::Memory: return 2;
+        case OpKind::Recv: return kNoStream;
+    }
+    return kNoStream;
+}
+
+void check_ops(const WorkloadGraph& graph) {
+    const int n = static_cast<int>(graph.ops.size());
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        if (op.role < 0 || op.role >= graph.roles) fail(graph, i, "role " + std::to_string(op.role) + " does not exist");
+        for (std::uint32_t p : graph.predecessors(i))
+            if (p >= static_cast<std::uint32_t>(n))
+                fail(graph, i, "depends on op " + std::to_string(p) + ", which does not exist");
+        const bool priced = op.duration_ns >= 0;
+        if (!priced && (op.kind == OpKind::Collective || op.kind == OpKind::Send) &&
+            (op.group < 0 || op.group >= static_cast<int>(graph.groups.size())))
+            fail(graph, i, "has no valid communicator group");
+        if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && (op.peer_role < 0 || op.peer_role >= graph.roles))
+            fail(graph, i, "peer role " + std::to_string(op.peer_role) + " does not exist");
+        if (!std::isfinite(op.flops) || !std::isfinite(op.bytes) || !std::isfinite(op.duration_ns) || op.flops < 0 ||
+            op.bytes < 0)
+            fail(graph, i, "has a negative or non-finite cost");
+    }
+}
+
+struct Pricing {
+    std::vector<double> ns;
+    std::vector<signed char> compute_bound;  // -1: not timed by the roofline
+};
+
+Pricing price(const WorkloadGraph& graph, const EvaluationSystem& sys) {
+    const std::size_t n = graph.ops.size();
+    Pricing p;
+    p.ns.assign(n, 0.0);
+    p.compute_bound.assign(n, -1);
+    std::unordered_map<std::uint64_t, double> cache;  // (bytes, group, kind) -> ns
+    for (std::size_t i = 0; i < n; ++i) {
+        const Op& op = graph.ops[i];
+        if (op.duration_ns >= 0) {
+            p.ns[i] = op.kind == OpKind::Recv ? 0.0 : op.duration_ns;
+            continue;
+        }
+        switch (op.kind) {
+            case OpKind::Compute: {
+                if (!can_time(sys.device, op.flops, op.bytes))
+                    fail(graph, static_cast<int>(i),
+                         "needs the device's peak-perf and local-mem-bw to be timed by the roofline");
+                const RooflineTime r = roofline_time(sys.device, op.flops, op.bytes);
+                p.ns[i] = r.ns;
+                p.compute_bound[i] = r.compute_bound ? 1 : 0;
+                break;
+            }
+            case OpKind::Memory:
+                if (op.bytes > 0) {
+                    if (sys.memory_stream_gbps <= 0)
+                        fail(graph, static_cast<int>(i), "needs a memory bandwidth to be timed");
+                    p.ns[i] = op.bytes / sys.memory_stream_gbps;
+                }
+                break;
+            case OpKind::Collective:
+            case OpKind::Send: {
+                const CollectiveKind kind = op.kind == OpKind::Send ? CollectiveKind::SendRecv : op.collective;
+                const std::uint64_t key = (op.comm_bytes << 16) ^ (static_cast<std::uint64_t>(op.group) << 4) ^
+                                          static_cast<std::uint64_t>(kind);
+                auto found = cache.find(key);
+                if (found == cache.end()) {
+                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)]};
+                    double ns = 0;
+                    try {
+                        ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;
+                    } catch (const InputError& e) {
+                        fail(graph, static_cast<int>(i), e.detail());
+                    }
+                    found = cache.emplace(key, ns).first;
+                }
+                p.ns[i] = found->second;
+                break;
+            }
+            case OpKind::Recv: break;
+        }
+    }
+    return p;
+}
+
+// The couplings between roles: each receive's send (the k-th send from role a
+// to role b with a tag meets the k-th such receive), and the members of each sync id.
+struct Couplings {
+    std::vector<int> matching_send;  // recv -> send, else -1
+    std::vector<int> sync_of;        // op -> index into members, else -1
+    std::vector<std::vector<int>> members;
+};
+
+Couplings couple(const WorkloadGraph& graph) {
+    const int n = static_cast<int>(graph.ops.size());
+    Couplings c;
+    c.matching_send.assign(static_cast<std::size_t>(n), -1);
+    c.sync_of.assign(static_cast<std::size_t>(n), -1);
+    using Key = std::tuple<int, int, int, int>;  // from, to, tag, op
+    std::vector<Key> sends, recvs;
+    std::vector<std::pair<int, int>> syncs;
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        if (op.kind == OpKind::Send) sends.emplace_back(op.role, op.peer_role, op.tag, i);
+        if (op.kind == OpKind::Recv) recvs.emplace_back(op.peer_role, op.role, op.tag, i);
+        if (op.kind == OpKind::Collective && op.sync >= 0) syncs.emplace_back(op.sync, i);
+    }
+    std::sort(sends.begin(), sends.end());
+    std::sort(recvs.begin(), recvs.end());
+    auto same = [](const Key& a, const Key& b) {
+        return std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b) && std::get<2>(a) == std::get<2>(b);
+    };
+    std::size_t s = 0;
+    for (const Key& r : recvs) {
+        while (s < sends.size() && sends[s] < Key{std::get<0>(r), std::get<1>(r), std::get<2>(r), -1})
+            fail(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
+                                                   std::to_string(std::get<2>(sends[s])) + " has no matching receive");
+        if (s == sends.size() || !same(sends[s], r))
+            fail(graph, std::get<3>(r), "receive from role " + std::to_string(std::get<0>(r)) + " with tag " +
+                                            std::to_string(std::get<2>(r)) + " has no matching send");
+        c.matching_send[static_cast<std::size_t>(std::get<3>(r))] = std::get<3>(sends[s]);
+        ++s;
+    }
+    if (s < sends.size())
+        fail(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
+                                               std::to_string(std::get<2>(sends[s])) + " has no matching receive");
+    std::sort(syncs.begin(), syncs.end());
+    for (std::size_t i = 0; i < syncs.size(); ++i) {
+        if (i == 0 || syncs[i].first != syncs[i - 1].first) c.members.emplace_back();
+        c.members.back().push_back(syncs[i].second);
+        c.sync_of[static_cast<std::size_t>(syncs[i].second)] = static_cast<int>(c.members.size()) - 1;
+    }
+    return c;
+}
+
+struct Event {
+    double time;
+    std::uint64_t seq;
+    int op;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+// The discrete-event list scheduler itself.
+class IssueScheduler {
+public:
+    IssueScheduler(const WorkloadGraph& graph, const Pricing& pricing, const Couplings& couplings, Schedule& out)
+        : graph_(graph), ns_(pricing.ns), couplings_(couplings), out_(out) {
+        const std::size_t n = graph.ops.size();
+        const std::size_t roles = static_cast<std::size_t>(graph.roles);
+        pending_.assign(n, 0);
+        first_succ_.assign(n + 1, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            pending_[i] = static_cast<int>(graph.ops[i].dep_count);
+            for (std::uint32_t p : graph.predecessors(static_cast<int>(i))) ++first_succ_[p + 1];
+        }
+        for (std::size_t i = 0; i < n; ++i) first_succ_[i + 1] += first_succ_[i];
+        succ_.resize(first_succ_.back());
+        std::vector<std::uint32_t> fill(first_succ_.begin(), first_succ_.end() - 1);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::uint32_t p : graph.predecessors(static_cast<int>(i))) succ_[fill[p]++] = static_cast<int>(i);
+        ready_.resize(roles * kStreams);
+        busy_.assign(roles * kStreams, 0);
+        last_on_stream_.assign(roles * kStreams, -1);
+        compute_free_at_.assign(roles, 0.0);
+        state_.assign(n, State::Waiting);
+        ready_time_.assign(n, 0.0);
+        ready_by_.assign(n, -1);
+        waiting_recv_.assign(n, -1);
+        sync_issued_.assign(couplings.members.size(), 0);
+        sync_latest_.assign(couplings.members.size(), -1);
+    }
+
+    void run() {
+        const int n = static_cast<int>(graph_.ops.size());
+        for (int i = 0; i < n; ++i)
+            if (pending_[static_cast<std::size_t>(i)] == 0) make_ready(i, 0.0);
+        for (int r = 0; r < graph_.roles; ++r) issue_ready(r, 0.0);
+        while (!events_.empty()) {
+            std::pop_heap(events_.begin(), events_.end(), std::greater<Event>());
+            const Event e = events_.back();
+            events_.pop_back();
+            finish(e.op, e.time);
+        }
+        for (int i = 0; i < n; ++i)
+            if (state_[static_cast<std::size_t>(i)] != State::Done) report_stuck(i);
+    }
+
+private:
+    enum class State : std::uint8_t { Waiting, Ready, Issued, Done };
+
+    void push(double time, int op) {
+        events_.push_back({time, seq_++, op});
+        std::push_heap(events_.begin(), events_.end(), std::greater<Event>());
+    }
+
+    std::vector<int>& ready_heap(int role, int stream) {
+        return ready_[static_cast<std::size_t>(role * kStreams + stream)];
+    }
+
+    void make_ready(int op, double t) {
+        state_[static_cast<std::size_t>(op)] = State::Ready;
+        ready_time_[static_cast<std::size_t>(op)] = t;
+        const Op& o = graph_.ops[static_cast<std::size_t>(op)];
+        const int s = stream_of(o);
+        if (s == kNoStream) {
+            issue(op, t);
+            return;
+        }
+        std::vector<int>& heap = ready_heap(o.role, s);
+        heap.push_back(op);
+        std::push_heap(heap.begin(), heap.end(), std::greater<int>());
+    }
+
+    // Every free stream of the role starts its lowest-index ready op.
+    void issue_ready(int role, double t) {
+        for (int s = 0; s < kStreams; ++s) {
+            const std::size_t slot = static_cast<std::size_t>(role * kStreams + s);
+            std::vector<int>& heap = ready_[slot];
+            if (busy_[slot] || heap.empty()) continue;
+            std::pop_heap(heap.begin(), heap.end(), std::greater<int>());
+            const int op = heap.back();
+            heap.pop_back();
+            issue(op, t);
+        }
+    }
+
+    void issue(int op, double t) {
+        const std::size_t i = static_cast<std::size_t>(op);
+        const Op& o = graph_.ops[i];
+        state_[i] = State::Issued;
+        OpTiming& timing = out_.ops[i];
+        timing.start_ns = t;
+        const int s = stream_of(o);
+        if (s != kNoStream) {
+            const std::size_t slot = static_cast<std::size_t>(o.role * kStreams + s);
+            // Waited for its stream: the op that held it bound the start.
+            timing.bound_by = t > ready_time_[i] ? last_on_stream_[slot] : ready_by_[i];
+            if (s == 0) {
+                const double idle_since = compute_free_at_[static_cast<std::size_t>(o.role)];
+                const int b = timing.bound_by;
+                if (b >= 0 && t > idle_since && is_comm(graph_.ops[static_cast<std::size_t>(b)].kind))
+                    out_.exposed_ns[static_cast<std::size_t>(b)] += t - idle_since;
+            }
+            busy_[slot] = 1;
+            last_on_stream_[slot] = op;
+        } else {
+            timing.bound_by = ready_by_[i];
+        }
+        switch (o.kind) {
+            case OpKind::Recv: {
+                const int send = couplings_.matching_send[i];
+                if (state_[static_cast<std::size_t>(send)] >= State::Issued) {
+                    end_recv(op, send);
+                } else {
+                    waiting_recv_[static_cast<std::size_t>(send)] = op;
+                }
+                return;
+            }
+            case OpKind::Send: {
+                push(t + ns_[i], op);
+                const int waiting = waiting_recv_[i];
+                if (waiting >= 0) end_recv(waiting, op);
+                return;
+            }
+            case OpKind::Collective: {
+                const int sync = couplings_.sync_of[i];
+                if (sync < 0) break;
+                const std::size_t k = static_cast<std::size_t>(sync);
+                const std::vector<int>& members = couplings_.members[k];
+                const int latest = sync_latest_[k];
+                if (latest < 0 || t >= out_.ops[static_cast<std::size_t>(latest)].start_ns) sync_latest_[k] = op;
+                if (++sync_issued_[k] < static_cast<int>(members.size())) return;
+                const double begin = out_.ops[static_cast<std::size_t>(sync_latest_[k])].start_ns;
+                for (int m : members) {
+                    OpTiming& mt = out_.ops[static_cast<std::size_t>(m)];
+                    if (begin > mt.start_ns) mt.bound_by = sync_latest_[k];
+                    push(begin + ns_[static_cast<std::size_t>(m)], m);
+                }
+                return;
+            }
+            default: break;
+        }
+        push(t + ns_[i], op);
+    }
+
+    // A receive ends when both it and its message are there.
+    void end_recv(int recv, int send) {
+        const double sent = out_.ops[static_cast<std::size_t>(send)].start_ns + ns_[static_cast<std::size_t>(send)];
+        OpTiming& timing = out_.ops[static_cast<std::size_t>(recv)];
+        if (sent > timing.start_ns) timing.bound_by = send;
+        push(std::max(timing.start_ns, sent), recv);
+    }
+
+    void finish(int op, double t) {
+        const std::size_t i = static_cast<std::size_t>(op);
+        const Op& o = graph_.ops[i];
+        state_[i] = State::Done;
+        out_.ops[i].end_ns = t;
+        const int s = stream_of(o);
+        if (s != kNoStream) busy_[static_cast<std::size_t>(o.role * kStreams + s)] = 0;
+        if (s == 0) compute_free_at_[static_cast<std::size_t>(o.role)] = t;
+        int other_role = -1;
+        for (std::uint32_t k = first_succ_[i]; k < first_succ_[i + 1]; ++k) {
+            const int next = succ_[k];
+            if (--pending_[static_cast<std::size_t>(next)] > 0) continue;
+            ready_by_[static_cast<std::size_t>(next)] = op;
+            make_ready(next, t);
+            const int role = graph_.ops[static_cast<std::size_t>(next)].role;
+            if (role != o.role) other_role = role;
+        }
+        issue_ready(o.role, t);
+        if (other_role >= 0) issue_ready(other_role, t);  // an edge across roles (rare)
+    }
+
+    static bool is_comm(OpKind k) { return k == OpKind::Collective || k == OpKind::Send || k == OpKind::Recv; }
+
+    [[noreturn]] void report_stuck(int op) const {
+        const std::size_t i = static_cast<std::size_t>(op);
+        const Op& o = graph_.ops[i];
+        if (state_[i] == State::Waiting) {
+            for (std::uint32_t p : graph_.predecessors(op))
+                if (state_[p] != State::Done)
+                    fail(graph_, op, "never starts: it waits for " + graph_.op_label(static_cast<int>(p)) +
+                                         ", which never ends (a dependency cycle or a deadlock)");
+        }
+        if (o.kind == OpKind::Recv)
+            fail(graph_, op, "never ends: the matching send, " +
+                                 graph_.op_label(couplings_.matching_send[i]) + ", never starts (deadlock)");
+        if (o.kind == OpKind::Collective && couplings_.sync_of[i] >= 0) {
+            for (int m : couplings_.members[static_cast<std::size_t>(couplings_.sync_of[i])])
+                if (state_[static_cast<std::size_t>(m)] < State::Issued)
+                    fail(graph_, op, "never ends: role " + std::to_string(graph_.ops[static_cast<std::size_t>(m)].role) +
+                                         " never reaches its part of the collective, " + graph_.op_label(m) +
+                                         " (deadlock)");
+        }
+        fail(graph_, op, "never starts: its stream stays busy with an op that never ends (deadlock)");
+    }
+
+    const WorkloadGraph& graph_;
+    const std::vector<double>& ns_;
+    const Couplings& couplings_;
+    Schedule& out_;
+    std::vector<int> pending_;
+    std::vector<std::uint32_t> first_succ_;
+    std::vector<int> succ_;
+    std::vector<std::vector<int>> ready_;
+    std::vector<char> busy_;
+    std::vector<int> last_on_stream_;
+    std::vector<double> compute_free_at_;
+    std::vector<State> state_;
+    std::vector<double> ready_time_;
+    std::vector<int> ready_by_;
+    std::vector<int> waiting_recv_;  // send -> the receive that waits for it
+    std::vector<int> sync_issued_;
+    std::vector<int> sync_latest_;
+    std::vector<Event> events_;
+    std::uint64_t seq_ = 0;
+};
+
+double union_length(std::vector<std::pair<double, double>>& intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    double total = 0, cur_start = 0, cur_end = -1;
+    bool open = false;
+    for (const auto& [s, e] : intervals) {
+        if (!open || s > cur_end) {
+            if (open) total += cur_end - cur_start;
+            cur_start = s;
+            cur_end = e;
+            open = true;
+        } else {
+            cur_end = std::max(cur_end, e);
+        }
+    }
+    if (open) total += cur_end - cur_start;
+    return total;
+}
+
+void summarize(const WorkloadGraph& graph, const EvaluationSystem& sys, const Pricing& pricing, Schedule& out) {
+    const int n = static_cast<int>(graph.ops.size());
+    out.roles.assign(static_cast<std::size_t>(graph.roles), {});
+    std::vector<std::vector<std::pair<double, double>>> comm(static_cast<std::size_t>(graph.roles));
+    RooflineStats& rs = out.roofline;
+    int compute_bound = 0;
+    for (int i = 0; i < n; ++i) {
+        const Op& op = graph.ops[static_cast<std::size_t>(i)];
+        const OpTiming& t = out.ops[static_cast<std::size_t>(i)];
+        RoleSummary& role = out.roles[static_cast<std::size_t>(op.role)];
+        role.wall_ns = std::max(role.wall_ns, t.end_ns);
+        if (op.kind == OpKind::Compute && !op.host) role.compute_busy_ns += t.end_ns - t.start_ns;
+        if ((op.kind == OpKind::Collective || op.kind == OpKind::Send) && t.end_ns > t.start_ns)
+            comm[static_cast<std::size_t>(op.role)].emplace_back(t.start_ns, t.end_ns);
+        const signed char cb = pricing.compute_bound[static_cast<std::size_t>(i)];
+        const double ns = t.end_ns - t.start_ns;
+        if (cb >= 0 && ns > 0) {
+            ++rs.ops;
+            compute_bound += cb;
+            rs.average_compute_utilization += op.flops / ns / (sys.device.peak_tflops * 1e3);
+            rs.average_memory_utilization += op.bytes / ns / sys.device.mem_bw_gbps;
+            rs.average_operational_intensity += op.bytes > 0 ? op.flops / op.bytes : 0.0;
+        }
+    }
+    if (rs.ops > 0) {
+        rs.compute_bound_percent = 100.0 * compute_bound / rs.ops;
+        rs.average_compute_utilization /= rs.ops;
+        rs.average_memory_utilization /= rs.ops;
+        rs.average_operational_intensity /= rs.ops;
+    }
+    for (int r = 0; r < graph.roles; ++r) {
+        RoleSummary& role = out.roles[static_cast<std::size_t>(r)];
+        role.comm_busy_ns = union_length(comm[static_cast<std::size_t>(r)]);
+        role.exposed_comm_ns = std::max(0.0, role.wall_ns - role.compute_busy_ns);
+        out.wall_ns = std::max(out.wall_ns, role.wall_ns);
+    }
+    int last = -1;
+    for (int i = 0; i < n; ++i)
+        if (last < 0 || out.ops[static_cast<std::size_t>(i)].end_ns > out.ops[static_cast<std::size_t>(last)].end_ns)
+            last = i;
+    for (int op = last; op >= 0; op = out.ops[static_cast<std::size_t>(op)].bound_by) {
+        out.critical_path.push_back(op);
+        if (out.critical_path.size() > static_cast<std::size_t>(n)) break;  // defensive
+    }
+    std::reverse(out.critical_path.begin(), out.critical_path.end());
+}
+
+}  // namespace
+
+Schedule evaluate_in_issue_order(const WorkloadGraph& graph, const EvaluationSystem& sys) {
+    check_ops(graph);
+    const Pricing pricing = price(graph, sys);
+    const Couplings couplings = couple(graph);
+    Schedule out;
+    out.ops.assign(graph.ops.size(), {});
+    out.exposed_ns.assign(graph.ops.size(), 0.0);
+    IssueScheduler(graph, pricing, couplings, out).run();
+    summarize(graph, sys, pricing, out);
+    return out;
+}
+
+}  // namespace dtcalc
