@@ -7,6 +7,7 @@ packages=(
   cmake g++ make
   libcli11-dev libtomlplusplus-dev libfmt-dev doctest-dev
   nlohmann-json3-dev libyaml-cpp-dev libbenchmark-dev
+  libprotobuf-dev protobuf-compiler
 )
 
 missing=()

@@ -2,89 +2,40 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
-#include "config/network_config.h"
-#include "config/preset.h"
-#include "config/system_config_reader.h"
+#include "collective/nccl/nccl_parameters.h"
 #include "core/error.h"
 
 namespace dtcalc::cli {
 namespace fs = std::filesystem;
-
-namespace {
-
-std::vector<std::string> data_search_dirs(const std::string& argv0, const char* env_name, const std::string& folder) {
-    std::vector<std::string> dirs;
-    if (const char* env = std::getenv(env_name)) {
-        std::string all = env;
-        std::size_t start = 0;
-        while (start <= all.size()) {
-            const std::size_t end = std::min(all.find(':', start), all.size());
-            if (end > start) dirs.push_back(all.substr(start, end - start));
-            start = end + 1;
-        }
-    }
-    dirs.push_back(folder);
-    std::error_code ec;
-    const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
-    if (!ec && exe.has_parent_path()) {
-        dirs.push_back((exe.parent_path() / ".." / "share" / "dtcalc" / folder).lexically_normal().string());
-        dirs.push_back((exe.parent_path() / ".." / folder).lexically_normal().string());
-    }
-    dirs.push_back(std::string(DTCALC_SOURCE_DIR) + "/" + folder);
-    return dirs;
-}
-
-}  // namespace
-
-std::vector<std::string> preset_search_dirs(const std::string& argv0) {
-    return data_search_dirs(argv0, "DTCALC_PRESET_PATH", "presets");
-}
-
-std::vector<std::string> model_search_dirs(const std::string& argv0) {
-    return data_search_dirs(argv0, "DTCALC_MODEL_PATH", "models");
-}
 
 void add_system_options(CLI::App& command, SystemOptions& options) {
     command.add_option("--preset,-p", options.preset, "System preset: a name (see `dtcalc list`) or a .toml path");
     command.add_option("--network", options.network_file, "ASTRA-sim network YAML (with --system)");
     command.add_option("--system", options.system_file, "ASTRA-sim system JSON (with --network)");
     command.add_option("--backend", options.backend,
-                       "Network model: astra-unaware | astra-aware (default: the preset's; astra-unaware for files)");
+                       "Network model: astra-unaware | astra-aware | nccl (default: the preset's; astra-unaware for files)");
 }
 
-ResolvedSystem resolve_system(const SystemOptions& options, const std::vector<std::string>& preset_dirs) {
-    ResolvedSystem out;
-    const bool files = !options.network_file.empty() || !options.system_file.empty();
-    if (!options.preset.empty() && files)
-        throw InputError({"--preset", 0, 0, ""}, "give either --preset or --network and --system, not both");
-    if (!options.preset.empty()) {
-        Preset preset = load_preset(options.preset, preset_dirs);
-        out.network = std::move(preset.network);
-        out.system = std::move(preset.system);
-        out.backend = preset.backend;
-        out.label = "preset " + preset.name;
-    } else if (files) {
-        if (options.network_file.empty())
-            throw InputError({"--network", 0, 0, ""}, "missing: --system needs --network too");
-        if (options.system_file.empty())
-            throw InputError({"--system", 0, 0, ""}, "missing: --network needs --system too");
-        out.network = load_astra_network_yaml(options.network_file);
-        out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
-        out.backend = NetworkBackend::AstraUnaware;
-        out.label = fs::path(options.network_file).filename().string() + " + " +
-                    fs::path(options.system_file).filename().string();
-    } else {
-        throw InputError({"--preset", 0, 0, ""}, "missing: give --preset NAME, or --network FILE and --system FILE");
+void force_nccl_choice(ResolvedSystem& system, const std::string& algo, const std::string& proto) {
+    if (algo.empty() && proto.empty()) return;
+    const char* flag = algo.empty() ? "--proto" : "--algo";
+    if (system.backend != NetworkBackend::Nccl || !system.system.nccl)
+        throw InputError({flag, 0, 0, ""}, "applies to the nccl backend only (this system uses " +
+                                               std::string(network_backend_name(system.backend)) + ")");
+    NcclParameters params = *system.system.nccl;
+    if (!algo.empty()) {
+        const auto parsed = parse_nccl_algorithm(algo);
+        if (!parsed) throw InputError({"--algo", 0, 0, ""}, "expected ring, tree, nvls, nvls-tree or pat, got '" + algo + "'");
+        params.forced_algorithm = *parsed;
     }
-    if (!options.backend.empty()) {
-        const auto backend = parse_network_backend(options.backend);
-        if (!backend)
-            throw InputError({"--backend", 0, 0, ""},
-                             "expected astra-unaware or astra-aware, got '" + options.backend + "'");
-        out.backend = *backend;
+    if (!proto.empty()) {
+        const auto parsed = parse_nccl_protocol(proto);
+        if (!parsed) throw InputError({"--proto", 0, 0, ""}, "expected LL, LL128 or Simple, got '" + proto + "'");
+        params.forced_protocol = *parsed;
     }
-    return out;
+    system.system.nccl = std::make_shared<const NcclParameters>(params);
 }
 
 OutputFormat parse_output_format(const std::string& text) {

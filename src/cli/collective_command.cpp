@@ -2,11 +2,15 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_common.h"
 #include "collective/collective_cost.h"
 #include "core/error.h"
+#include "network/cluster_shape.h"
 #include "report/collective_report.h"
+#include "topology/collective_links.h"
+#include "topology/link_table.h"
 
 namespace dtcalc::cli {
 namespace {
@@ -15,10 +19,15 @@ struct CollectiveOptions {
     std::string kind;
     std::string size;
     long long npus = 0;
+    std::optional<long long> nodes;
+    std::optional<long long> gpus_per_node;
+    std::string algo;
+    std::string proto;
     SystemOptions system;
     std::string units = "us";
     std::string format = "table";
     bool phases = false;
+    bool links = false;
 };
 
 void run_collective(const CollectiveOptions& options, const std::vector<std::string>& preset_dirs) {
@@ -32,7 +41,15 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
                                                "1KiB:1GiB, got '" + options.size + "'");
     const TimeUnit unit = parse_units_flag(options.units);
     const OutputFormat format = parse_output_format(options.format);
-    const ResolvedSystem sys = resolve_system(options.system, preset_dirs);
+    if (options.links && format != OutputFormat::Table)
+        throw InputError({"--links", 0, 0, ""}, "is shown with --format table only");
+    ResolvedSystem sys = resolve_system(options.system, preset_dirs);
+    if (options.nodes || options.gpus_per_node) {
+        if (options.npus > 0)
+            throw InputError({"--npus", 0, 0, ""}, "give either --npus or --nodes/--gpus-per-node, not both");
+        sys.network = shape_cluster(sys.network, options.nodes, options.gpus_per_node);
+    }
+    force_nccl_choice(sys, options.algo, options.proto);
 
     CollectiveQuery query;
     query.kind = *kind;
@@ -52,6 +69,12 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         case OutputFormat::Csv: write_collective_csv(std::cout, rows, unit); break;
         case OutputFormat::Json: write_collective_json(std::cout, rows); break;
     }
+    if (options.links && !rows.empty()) {  // where congestion comes from, at the largest size
+        query.bytes = rows.back().size_bytes;
+        write_link_table(std::cout,
+                         collective_links(sys.network, sys.system, sys.backend, query, rows.back().result, 5), unit,
+                         query.bytes);
+    }
 }
 
 }  // namespace
@@ -65,10 +88,19 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
                         "Bytes as nccl-tests counts them (1MiB, 4KB, 1048576) or a doubling range LO:HI")
         ->required();
     command->add_option("--npus,-n", options->npus, "Group of the first N NPUs (default: the whole network)");
+    command->add_option("--nodes", options->nodes,
+                        "Nodes: the outermost network dimension (with --gpus-per-node; ranks G per node)");
+    command->add_option("--gpus-per-node", options->gpus_per_node, "GPUs per node: the innermost dimension");
+    command->add_option("--algo", options->algo,
+                        "nccl backend: force the algorithm like NCCL_ALGO (ring | tree | nvls | nvls-tree | pat)");
+    command->add_option("--proto", options->proto,
+                        "nccl backend: force the protocol like NCCL_PROTO (LL | LL128 | Simple)");
     add_system_options(*command, options->system);
     command->add_option("--units", options->units, "us | ns | ms | s | cycles (default us)");
     command->add_option("--format", options->format, "table | csv | json (default table)");
     command->add_flag("--phases", options->phases, "Show the per-phase breakdown for every size");
+    command->add_flag("--links", options->links,
+                      "Show each phase's most loaded links on a Mesh2D/Torus (where congestion comes from)");
     command->callback([options, &preset_dirs] { run_collective(*options, preset_dirs); });
 }
 

@@ -6,10 +6,12 @@
 
 #include "cli/cli_common.h"
 #include "cli/collective_command.h"
+#include "cli/route_command.h"
 #include "cli/gen_workload_command.h"
 #include "cli/run_command.h"
 #include "cli/predict_command.h"
 #include "cli/list_command.h"
+#include "cli/astra_command.h"
 #include "core/error.h"
 
 int main(int argc, char** argv) {
@@ -18,11 +20,13 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "dtcalc 0.1.0");
     dtcalc::cli::setup_collective_command(app, preset_dirs);
+    dtcalc::cli::setup_route_command(app, preset_dirs);
     dtcalc::cli::setup_run_command(app, preset_dirs);
     const std::vector<std::string> model_dirs = dtcalc::cli::model_search_dirs(argc > 0 ? argv[0] : "dtcalc");
     dtcalc::cli::setup_predict_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_list_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
+    dtcalc::cli::setup_astra_command(app, preset_dirs);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

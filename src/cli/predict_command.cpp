@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "cli/cli_common.h"
-#include "cli/predict_options.h"
+#include "predict/predict_options.h"
 #include "config/config_readers.h"
 #include "core/error.h"
 #include "report/chrome_trace.h"
@@ -45,6 +45,7 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
         if (!given("--gbs")) options.gbs = from_file.gbs;
         if (!given("--seq")) options.seq = from_file.seq;
         if (!given("--sequence-parallel")) options.sequence_parallel = from_file.sequence_parallel;
+        if (!given("--tp-comm-overlap")) options.tp_comm_overlap = from_file.tp_comm_overlap;
         if (!given("--schedule")) options.schedule = from_file.schedule;
         if (!given("--recompute")) options.recompute = from_file.recompute;
         if (!given("--precision")) options.precision = from_file.precision;
@@ -105,6 +106,7 @@ void setup_predict_command(CLI::App& app, const std::vector<std::string>& preset
     cmd->add_option("--cp", o.cp, "Context parallel");
     cmd->add_option("--ep", o.ep, "Expert parallel (within dp)");
     cmd->add_flag("--sequence-parallel,--sp", o.sequence_parallel, "Megatron sequence parallelism (with tp)");
+    cmd->add_flag("--tp-comm-overlap", o.tp_comm_overlap, "Hide tensor-parallel collectives behind the GEMMs");
     cmd->add_option("--vpp", o.vpp, "Virtual pipeline stages per rank (interleaved schedule)");
     cmd->add_option("--schedule", o.schedule, "gpipe | 1f1b | interleaved (default 1f1b)");
     cmd->add_option("--mbs", o.mbs, "Micro-batch size (sequences)");

@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <span>
 #include <stdexcept>
 
 #include "collective/algorithm_steps.h"
 #include "collective/chunk_pipeline.h"
 #include "collective/link_cost.h"
+#include "collective/nccl/nccl_model.h"
 #include "collective/phase_plan.h"
 #include "core/error.h"
+#include "topology/grid_collective.h"
 
 namespace dtcalc {
 namespace {
@@ -54,9 +57,12 @@ PhaseBreakdown price_phase(const Network& network, const CommGroup& group, const
     out.npus = planned.npus;
     const AlgorithmSteps steps = algorithm_steps(planned.kind, planned.algorithm.kind, planned.npus, planned.data_bytes);
     const Dimension& dim = network.dimensions[static_cast<std::size_t>(planned.dimension)];
+    // Mesh2D/Torus dimensions share links: priced by routing (topology/grid_collective.h).
+    const std::optional<GridPhase> grid = grid_phase(network, group, planned.dimension, planned.algorithm.flat);
     for (const StepRun& run : steps.runs) {
-        const StepCost cost = planned.algorithm.flat ? flat_step_cost(network, group, backend, run)
-                                                     : step_cost(dim, planned.npus, backend, run);
+        const StepCost cost = grid                     ? grid_step_cost(*grid, backend, planned.algorithm.kind, run)
+                              : planned.algorithm.flat ? flat_step_cost(network, group, backend, run)
+                                                       : step_cost(dim, planned.npus, backend, run);
         out.steps += run.count;
         out.bytes_per_step = std::max(out.bytes_per_step, run.message_bytes);
         out.latency_ns += run.count * cost.latency_ns;
@@ -79,7 +85,9 @@ CollectiveResult send_recv_time(const Network& network, const SystemConfig& syst
     const int d = dims.back();
     const int members = query.group.members[static_cast<std::size_t>(d)];
     const StepRun run{1, query.bytes, 1, 1, false};
-    const StepCost cost = step_cost(network.dimensions[static_cast<std::size_t>(d)], members, backend, run);
+    const std::optional<GridPhase> grid = grid_phase(network, query.group, d, false);
+    const StepCost cost = grid ? grid_send_cost(*grid, backend, query.bytes)
+                               : step_cost(network.dimensions[static_cast<std::size_t>(d)], members, backend, run);
     PhaseBreakdown phase;
     phase.dimension = d;
     phase.kind = CollectiveKind::SendRecv;
@@ -101,6 +109,7 @@ CollectiveResult send_recv_time(const Network& network, const SystemConfig& syst
 
 CollectiveResult collective_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
                                  const CollectiveQuery& query) {
+    if (backend == NetworkBackend::Nccl) return nccl_collective_time(network, system, query);
     if (query.kind == CollectiveKind::SendRecv) return send_recv_time(network, system, backend, query);
 
     CollectiveResult result;

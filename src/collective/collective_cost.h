@@ -8,11 +8,14 @@
 //   phases   = plan_phases(...)                       (phase_plan.h)
 //   a phase  = (steps + 1) x endpoint delay
 //            + sum over steps of the step's link cost  (link_cost.h)
+//              (on a Mesh2D/Torus dimension: its busiest link and
+//              longest route, topology/grid_collective.h)
 //            + a local reduction after each reducing step
 //   total    = chunks through the phases, at most active-chunks-per-dimension
 //              per dimension at once                   (chunk_pipeline.h)
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collective/backend.h"
@@ -52,9 +55,13 @@ struct CollectiveResult {
     int chunks = 0;
     std::uint64_t chunk_bytes = 0;
     std::vector<PhaseBreakdown> phases;
+    /// The nccl backend's choice, e.g. "nvls/Simple" (a static string); empty
+    /// for the ASTRA-sim backends.
+    std::string_view algorithm;
 };
 
 /// Throws InputError (key "collective") when the system has no algorithm for it.
+/// Backend nccl: see collective/nccl/nccl_model.h.
 CollectiveResult collective_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
                                  const CollectiveQuery& query);
 

@@ -20,6 +20,7 @@ StepCost step_cost(const Dimension& dimension, int group_size, NetworkBackend ba
     StepCost cost;
     cost.latency_ns = hops * dimension.latency_ns;
     switch (backend) {
+        case NetworkBackend::Nccl:  // priced by collective/nccl/, never per link; treated as stateless
         case NetworkBackend::AstraUnaware:
             cost.bandwidth_ns = serialization;
             cost.total_ns = std::floor(cost.latency_ns + serialization);

@@ -4,6 +4,7 @@
 // kernels (a curve per device, from its preset, never a factor per workload).
 //
 //   GEMM        max(F / (peak_p x eff_gemm(F)), B / (bw x eff_mem))   F = FLOPs of one GEMM
+//               (+ in fp8 the cast of both operands: 3 bytes per element at bw x eff_mem)
 //   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
 //   elementwise B / (bw x eff_mem)
 #include <string>
@@ -20,6 +21,9 @@ struct TrainingDevice {
     double hbm_gbps = 0;
     double hbm_capacity_bytes = 0;  ///< 0: unknown (no memory limit unless given)
     EfficiencyCurve gemm_efficiency;  ///< by FLOPs of one GEMM
+    EfficiencyCurve fp8_gemm_efficiency;  ///< fp8 GEMMs, of the fp8 peak; empty: gemm_efficiency
+    /// fp8 GEMMs first cast their bf16 operands: read 2 bytes, write 1 per element.
+    double fp8_cast_bytes_per_element = 3;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
 

@@ -2,7 +2,21 @@
 
 #include "config/config_readers.h"
 
+#include <cctype>
+#include <string>
+
 namespace dtcalc {
+namespace {
+
+std::string unknown_topology_message(const std::string& name) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("mesh") != std::string::npos || lower.find("torus") != std::string::npos)
+        return "unknown topology '" + name + "' (expected Ring, Switch, FullyConnected, Mesh2D, Torus2D or Torus3D)";
+    return "unknown topology '" + name + "' (expected Ring, Switch or FullyConnected)";
+}
+
+}  // namespace
 
 Network network_from_config(const ConfigValue& table) {
     ConfigTableReader reader(table);
@@ -11,28 +25,60 @@ Network network_from_config(const ConfigValue& table) {
     const auto& bandwidths = reader.list("bandwidth");
     const auto& latencies = reader.list("latency");
     const std::size_t dims = topologies.size();
+    // A Mesh2D or Torus2D entry spans two npus_count entries (X, then Y), a
+    // Torus3D three; bandwidth and latency stay one per topology entry.
+    std::size_t axes = 0;
+    bool grids = false;
+    for (const ConfigValue& t : topologies) {
+        const auto topology = t.type == ConfigValue::Type::String ? parse_topology(t.text) : std::nullopt;
+        const int span = topology ? topology_axes(*topology) : 1;
+        grids = grids || span > 1;
+        axes += static_cast<std::size_t>(span);
+    }
     for (const auto* list : {&npus, &bandwidths, &latencies}) {
-        if (list->size() != dims) {
-            const ConfigValue& first = list->front();
-            InputLocation where = first.where;
-            where.key = where.key.substr(0, where.key.rfind('['));
+        const std::size_t expected = list == &npus ? axes : dims;
+        if (list->size() != expected) {
+            const char* key = list == &npus ? "npus_count" : list == &bandwidths ? "bandwidth" : "latency";
+            InputLocation where = list->empty() ? reader.required(key).where : list->front().where;
+            if (!list->empty()) where.key = where.key.substr(0, where.key.rfind('['));
+            if (list == &npus && grids)
+                throw InputError(where, "has " + std::to_string(list->size()) + " entries but 'topology' needs " +
+                                            std::to_string(axes) + " (one per dimension; Mesh2D and Torus2D take "
+                                            "two, X then Y, and Torus3D three)");
             throw InputError(where, "has " + std::to_string(list->size()) + " entries but 'topology' has " +
                                         std::to_string(dims) + " (one per dimension)");
         }
     }
     Network network;
+    std::size_t axis = 0;
     for (std::size_t i = 0; i < dims; ++i) {
-        Dimension d;
         const std::string& name = as_string(topologies[i]);
         const auto topology = parse_topology(name);
-        if (!topology)
-            fail_at(topologies[i], "unknown topology '" + name + "' (expected Ring, Switch or FullyConnected)");
-        d.topology = *topology;
-        d.npus = as_positive_integer(npus[i]);
-        if (d.npus > (1 << 24)) fail_at(npus[i], "more than 16,777,216 NPUs in one dimension");
-        d.bandwidth_gbps = as_positive_number(bandwidths[i]);
-        d.latency_ns = as_non_negative_number(latencies[i]);
-        network.dimensions.push_back(d);
+        if (!topology) fail_at(topologies[i], unknown_topology_message(name));
+        const int span = topology_axes(*topology);
+        std::int64_t grid_npus = 1;
+        for (int a = 0; a < span; ++a) {
+            const ConfigValue& count = npus[axis + static_cast<std::size_t>(a)];
+            const int n = as_positive_integer(count);
+            if (n > (1 << 24)) fail_at(count, "more than 16,777,216 NPUs in one dimension");
+            if (span > 1 && n < 2)
+                fail_at(count, std::string(topology_name(*topology)) + " needs at least 2 NPUs along each axis (got " +
+                                   std::to_string(n) + " along " + std::string(1, static_cast<char>('x' + a)) +
+                                   "); use Ring for a single line");
+            grid_npus *= n;
+        }
+        if (span > 1 && grid_npus > (1 << 24))
+            fail_at(npus[axis], "more than 16,777,216 NPUs in one " + std::string(topology_name(*topology)));
+        const double bandwidth = as_positive_number(bandwidths[i]);
+        const double latency = as_non_negative_number(latencies[i]);
+        for (int a = 0; a < span; ++a, ++axis) {
+            Dimension d;
+            d.topology = *topology;
+            d.npus = static_cast<int>(npus[axis].number);
+            d.bandwidth_gbps = bandwidth;
+            d.latency_ns = latency;
+            network.dimensions.push_back(d);
+        }
     }
     if (network.total_npus() > (1LL << 40)) fail_at(table, "more than 2^40 NPUs in all");
     reader.finish();

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
 #include "config/config_readers.h"
 #include "config/network_config.h"
+#include "config/nccl_params_reader.h"
 #include "config/system_config_reader.h"
 
 namespace dtcalc {
@@ -32,6 +34,23 @@ double fraction(const ConfigValue& v) {
     return f;
 }
 
+EfficiencyCurve efficiency_curve(const ConfigValue* curve) {
+    EfficiencyCurve out;
+    if (!curve) return out;
+    if (curve->type != ConfigValue::Type::List || curve->items.empty())
+        fail_at(*curve, "expected a list of [FLOPs, fraction] points");
+    double previous = 0;
+    for (const ConfigValue& point : curve->items) {
+        if (point.type != ConfigValue::Type::List || point.items.size() != 2)
+            fail_at(point, "expected a point [FLOPs of one GEMM, fraction of peak]");
+        const double flops = as_positive_number(point.items[0]);
+        if (flops <= previous) fail_at(point.items[0], "points must be in increasing FLOPs");
+        previous = flops;
+        out.points.emplace_back(flops, fraction(point.items[1]));
+    }
+    return out;
+}
+
 ComputeSpec compute_from(const ConfigValue& table) {
     ConfigTableReader r(table);
     ComputeSpec c;
@@ -41,19 +60,8 @@ ComputeSpec compute_from(const ConfigValue& table) {
     if (const ConfigValue* v = r.optional("peak-tflops-fp32")) c.peak_tflops_fp32 = as_positive_number(*v);
     c.hbm_bandwidth_gbps = r.positive_number("hbm-bandwidth-gbps");
     c.hbm_capacity_gib = r.positive_number("hbm-capacity-gib");
-    if (const ConfigValue* curve = r.optional("gemm-efficiency")) {
-        if (curve->type != ConfigValue::Type::List || curve->items.empty())
-            fail_at(*curve, "expected a list of [FLOPs, fraction] points");
-        double previous = 0;
-        for (const ConfigValue& point : curve->items) {
-            if (point.type != ConfigValue::Type::List || point.items.size() != 2)
-                fail_at(point, "expected a point [FLOPs of one GEMM, fraction of peak]");
-            const double flops = as_positive_number(point.items[0]);
-            if (flops <= previous) fail_at(point.items[0], "points must be in increasing FLOPs");
-            previous = flops;
-            c.gemm_efficiency.points.emplace_back(flops, fraction(point.items[1]));
-        }
-    }
+    c.gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency"));
+    c.fp8_gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency-fp8"));
     if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
     r.finish();
@@ -71,6 +79,7 @@ TrainingDevice Preset::training_device() const {
         d.hbm_gbps = compute.hbm_bandwidth_gbps;
         d.hbm_capacity_bytes = compute.hbm_capacity_gib * 1073741824.0;
         d.gemm_efficiency = compute.gemm_efficiency;
+        d.fp8_gemm_efficiency = compute.fp8_gemm_efficiency;
         d.attention_efficiency = compute.attention_efficiency;
         d.memory_efficiency = compute.memory_efficiency;
     } else {
@@ -90,11 +99,17 @@ Preset load_preset(const std::string& name_or_path, const std::vector<std::strin
     preset.sources = reader.string_list("sources");
     const ConfigValue& backend = reader.required("backend");
     const auto parsed = parse_network_backend(as_string(backend));
-    if (!parsed) fail_at(backend, "expected 'astra-unaware' or 'astra-aware', got '" + backend.text + "'");
+    if (!parsed) fail_at(backend, "expected 'astra-unaware', 'astra-aware' or 'nccl', got '" + backend.text + "'");
     preset.backend = *parsed;
     preset.network = network_from_config(reader.required("network"));
     preset.system = system_config_from(reader.required("system"), preset.network.dimensions.size());
     if (const ConfigValue* compute = reader.optional("compute")) preset.compute = compute_from(*compute);
+    if (const ConfigValue* nccl = reader.optional("nccl")) {
+        preset.nccl = nccl_parameters_from(*nccl);
+        preset.system.nccl = std::make_shared<const NcclParameters>(*preset.nccl);
+    }
+    if (preset.backend == NetworkBackend::Nccl && !preset.nccl)
+        fail_at(backend, "backend 'nccl' needs an [nccl] table in the preset");
     reader.finish();
     return preset;
 }

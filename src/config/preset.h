@@ -1,10 +1,12 @@
 #pragma once
 // A preset: a named system (network + system knobs + default backend) in
 // `presets/NAME.toml`, each citing where its numbers come from.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collective/backend.h"
+#include "collective/nccl/nccl_parameters.h"
 #include "compute/training_device.h"
 #include "network/network.h"
 #include "system/system_config.h"
@@ -14,7 +16,8 @@ namespace dtcalc {
 /// The accelerator, from a preset's optional [compute] table:
 /// `peak-tflops-bf16`, `peak-tflops-fp8`, `peak-tflops-fp32` (dense TFLOP/s),
 /// `hbm-bandwidth-gbps`, `hbm-capacity-gib`, and the achieved fractions of
-/// peak `gemm-efficiency` (a list of [FLOPs of one GEMM, fraction] points),
+/// peak `gemm-efficiency` and `gemm-efficiency-fp8` (lists of [FLOPs of one
+/// GEMM, fraction] points),
 /// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
 /// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
 /// (ASTRA-sim's roofline).
@@ -26,6 +29,7 @@ struct ComputeSpec {
     double hbm_bandwidth_gbps = 0;
     double hbm_capacity_gib = 0;
     EfficiencyCurve gemm_efficiency;
+    EfficiencyCurve fp8_gemm_efficiency;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
 };
@@ -38,6 +42,10 @@ struct Preset {
     Network network;
     SystemConfig system;
     ComputeSpec compute;
+    /// The nccl backend's constants ([nccl] table, config/nccl_params_reader.h);
+    /// also shared into `system.nccl` so every collective priced with the
+    /// system sees them.
+    std::optional<NcclParameters> nccl;
     std::string path;  ///< the file it was read from
 
     /// The device `predict` times compute on (see ComputeSpec).

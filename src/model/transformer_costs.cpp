@@ -12,6 +12,7 @@ LayerForwardWork layer_forward_work(const ModelSpec& m, double b, double s, cons
     auto add = [&](const GemmShape& g) {
         w.gemm_flops += g.flops();
         w.gemm_bytes += g.bytes(e);
+        w.gemm_input_elements += g.m * g.k + g.k * g.n;
         ++w.gemms;
     };
     add({tokens, (h + 2 * kv) / tp, h});  // QKV

@@ -31,6 +31,7 @@ struct GemmShape {
 struct LayerForwardWork {
     double gemm_flops = 0;       ///< dense matrix multiplies (QKV, output, MLP)
     double gemm_bytes = 0;
+    double gemm_input_elements = 0;  ///< elements of both operands of every GEMM (what fp8 casts)
     double attention_flops = 0;  ///< scores and values
     double attention_bytes = 0;  ///< Q, K, V and output read/written once (fused attention)
     double elementwise_bytes = 0;  ///< norms, activation, residuals, dropout: memory-bound

@@ -30,6 +30,7 @@ std::string_view precision_name(Precision p);
 struct ParallelPlan {
     int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
     bool sequence_parallel = false;
+    bool tp_comm_overlap = false;  ///< tensor-parallel collectives hidden behind the GEMMs (Megatron/TE userbuffers)
     int vpp = 1;  ///< virtual stages per pipeline rank (interleaved schedule)
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int mbs = 1;        ///< micro-batch, sequences

@@ -37,6 +37,12 @@ std::string human_time(TimeUnit unit, double ns) {
     return number(v);
 }
 
+bool has_algorithm(const std::vector<CollectiveRow>& rows) {
+    for (const CollectiveRow& row : rows)
+        if (!row.result.algorithm.empty()) return true;
+    return false;
+}
+
 }  // namespace
 
 double CollectiveRow::algbw_gbps() const {
@@ -52,12 +58,13 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
     const std::string u(time_unit_name(unit));
     fmt::print(out, "# {} on {} NPUs, {}, backend {}\n", collective_kind_name(first.kind), first.npus,
                header.system_label, network_backend_name(first.backend));
-    fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}\n", "size (B)", "size", "chunks",
-               "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)");
+    const bool nccl = has_algorithm(rows);
+    fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}{}\n", "size (B)", "size", "chunks",
+               "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)", nccl ? "  algorithm" : "");
     for (const CollectiveRow& row : rows) {
-        fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}\n", row.size_bytes,
+        fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}{}\n", row.size_bytes,
                    format_byte_size(row.size_bytes), row.result.chunks, human_time(unit, row.result.time_ns),
-                   row.algbw_gbps(), row.busbw_gbps());
+                   row.algbw_gbps(), row.busbw_gbps(), nccl ? "  " + std::string(row.result.algorithm) : "");
     }
     if (!with_phases) return;
     for (const CollectiveRow& row : rows) {
@@ -68,7 +75,9 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
                    "reduction", "phase", "wait");
         for (const PhaseBreakdown& p : row.result.phases) {
             fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11} {:>11} {:>10} {:>10} {:>11} {:>11}\n",
-                       p.dimension, collective_kind_name(p.kind), algorithm_label(p), p.npus, p.steps,
+                       p.dimension, collective_kind_name(p.kind),
+                       row.result.algorithm.empty() ? algorithm_label(p) : std::string(row.result.algorithm), p.npus,
+                       p.steps,
                        p.bytes_per_step, human_time(unit, p.latency_ns), human_time(unit, p.bandwidth_ns),
                        human_time(unit, p.endpoint_ns), human_time(unit, p.reduction_ns), human_time(unit, p.time_ns),
                        human_time(unit, p.wait_ns));
@@ -78,12 +87,14 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
 
 void write_collective_csv(std::ostream& out, const std::vector<CollectiveRow>& rows, TimeUnit unit) {
     const std::string u(time_unit_name(unit));
-    fmt::print(out, "collective,size_bytes,npus,backend,chunks,chunk_bytes,time_{},algbw_GBps,busbw_GBps\n", u);
+    const bool nccl = has_algorithm(rows);
+    fmt::print(out, "collective,size_bytes,npus,backend,chunks,chunk_bytes,time_{},algbw_GBps,busbw_GBps{}\n", u,
+               nccl ? ",algorithm" : "");
     for (const CollectiveRow& row : rows) {
-        fmt::print(out, "{},{},{},{},{},{},{},{},{}\n", collective_kind_name(row.kind), row.size_bytes, row.npus,
+        fmt::print(out, "{},{},{},{},{},{},{},{},{}{}\n", collective_kind_name(row.kind), row.size_bytes, row.npus,
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes,
                    number(nanoseconds_to(unit, row.result.time_ns)), number(row.algbw_gbps()),
-                   number(row.busbw_gbps()));
+                   number(row.busbw_gbps()), nccl ? "," + std::string(row.result.algorithm) : "");
     }
 }
 
@@ -95,17 +106,20 @@ void write_collective_json(std::ostream& out, const std::vector<CollectiveRow>& 
         fmt::print(out,
                    "{}\n  {{\"collective\": \"{}\", \"size_bytes\": {}, \"npus\": {}, \"backend\": \"{}\", "
                    "\"chunks\": {}, \"chunk_bytes\": {}, \"time_us\": {}, \"time_ns\": {}, \"algbw_GBps\": {}, "
-                   "\"busbw_GBps\": {}, \"phases\": [",
+                   "\"busbw_GBps\": {}, ",
                    i == 0 ? "" : ",", collective_kind_name(row.kind), row.size_bytes, row.npus,
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes, us(row.result.time_ns),
                    number(row.result.time_ns), number(row.algbw_gbps()), number(row.busbw_gbps()));
+        if (!row.result.algorithm.empty()) fmt::print(out, "\"algorithm\": \"{}\", ", row.result.algorithm);
+        out << "\"phases\": [";
         for (std::size_t j = 0; j < row.result.phases.size(); ++j) {
             const PhaseBreakdown& p = row.result.phases[j];
             fmt::print(out,
                        "{}\n    {{\"dimension\": {}, \"collective\": \"{}\", \"algorithm\": \"{}\", \"npus\": {}, "
                        "\"steps\": {}, \"bytes_per_step\": {}, \"latency_us\": {}, \"bandwidth_us\": {}, "
                        "\"endpoint_us\": {}, \"reduction_us\": {}, \"time_us\": {}, \"wait_us\": {}}}",
-                       j == 0 ? "" : ",", p.dimension, collective_kind_name(p.kind), algorithm_label(p), p.npus,
+                       j == 0 ? "" : ",", p.dimension, collective_kind_name(p.kind),
+                       row.result.algorithm.empty() ? algorithm_label(p) : std::string(row.result.algorithm), p.npus,
                        p.steps, p.bytes_per_step, us(p.latency_ns), us(p.bandwidth_ns), us(p.endpoint_ns),
                        us(p.reduction_ns), us(p.time_ns), us(p.wait_ns));
         }

@@ -1,6 +1,7 @@
 #pragma once
 // The system layer's knobs, named as in ASTRA-sim's system JSON.
 #include <array>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,8 @@
 #include "collective/collective_kind.h"
 
 namespace dtcalc {
+
+struct NcclParameters;  // collective/nccl/nccl_parameters.h
 
 enum class AlgorithmKind { Ring, Direct, HalvingDoubling, DoubleBinaryTree };
 
@@ -45,6 +48,8 @@ struct SystemConfig {
     double peak_perf_tflops = 0;
     bool roofline_enabled = false;
     bool track_local_mem = false;
+    /// The nccl backend's constants (a preset's [nccl] table); null when absent.
+    std::shared_ptr<const NcclParameters> nccl;
 
     const std::vector<AlgorithmChoice>& algorithms_for(CollectiveKind kind) const {
         return implementation[static_cast<int>(kind)];

@@ -62,8 +62,11 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const double per_gemm = w.gemms > 0 ? w.gemm_flops / w.gemms : 0;
     // Time the GEMMs as `gemms` equal GEMMs of the average size.
     const double gemm = w.gemms * gemm_time_ns(d, p.precision, per_gemm, w.gemms > 0 ? w.gemm_bytes / w.gemms : 0);
-    const double attention = attention_time_ns(d, w.attention_flops, w.attention_bytes);
-    const double elementwise = memory_time_ns(d, w.elementwise_bytes);
+    // A causal mask lets fused attention skip the masked half of the square
+    // (model FLOPs still count all of it, as Megatron's formula does).
+    const double attention = attention_time_ns(d, w.attention_flops / 2, w.attention_bytes);
+    const double cast = p.precision == Precision::FP8 ? memory_time_ns(d, d.fp8_cast_bytes_per_element * w.gemm_input_elements) : 0.0;
+    const double elementwise = memory_time_ns(d, w.elementwise_bytes) + cast;
     LayerTimes t;
     t.forward = gemm + attention + elementwise;
     t.backward = 2 * gemm + 2 * attention + 2 * elementwise;
@@ -275,6 +278,7 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
     const int send_activation_name = graph.name_id("send activation");
     const int send_gradient_name = graph.name_id("send gradient");
     std::vector<int> last_chain(static_cast<std::size_t>(pp), -1);
+    std::vector<std::vector<int>> carry(static_cast<std::size_t>(pp));  // overlapped ops the next pass waits for
     std::vector<std::vector<int>> gradient_ops(static_cast<std::size_t>(pp));
     // Build stage by stage; within a stage in schedule order. Cross-stage
     // order comes from the sends and receives.
@@ -291,7 +295,8 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
             const ChunkCosts& cc = costs[static_cast<std::size_t>(global)];
             const PassCost& cost = pass.forward ? cc.forward : cc.backward;
             const OpPhase phase = pass.forward ? OpPhase::Forward : OpPhase::InputGradient;
-            std::vector<int> deps;
+            std::vector<int> deps = carry[static_cast<std::size_t>(s)];
+            carry[static_cast<std::size_t>(s)].clear();
             if (last_chain[static_cast<std::size_t>(s)] >= 0) deps.push_back(last_chain[static_cast<std::size_t>(s)]);
             // Input from the neighbouring global stage.
             const bool has_input = pass.forward ? global > 0 : global < global_chunks - 1;
@@ -338,9 +343,16 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
                 std::vector<int> compute_deps = deps;
                 if (chain_op >= 0) compute_deps = {chain_op};
                 if (b == 0) compute_deps.insert(compute_deps.end(), beside.begin(), beside.end());
-                chain_op = graph.add(c, compute_deps);
+                const int compute_op = graph.add(c, compute_deps);
+                chain_op = compute_op;
                 step.chain[static_cast<std::size_t>(s)].push_back(chain_op);
-                if (cost.tp_comm_ns > 0) {
+                if (cost.tp_comm_ns > 0 && p.tp_comm_overlap) {
+                    // Hidden behind the GEMMs: runs beside the compute; the next pass waits for both.
+                    carry[static_cast<std::size_t>(s)].push_back(
+                        graph.add(collective_op(s, "tp collectives (overlapped)", tp_group, cost.tp_comm_ns / buckets,
+                                                p.sequence_parallel ? CollectiveKind::AllGather : CollectiveKind::AllReduce, phase),
+                                  compute_deps));
+                } else if (cost.tp_comm_ns > 0) {
                     chain_op = graph.add(collective_op(s, "tp collectives", tp_group, cost.tp_comm_ns / buckets,
                                                        p.sequence_parallel ? CollectiveKind::AllGather : CollectiveKind::AllReduce, phase),
                                          {chain_op});
@@ -397,6 +409,7 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
         opt.name = graph.name_id("optimizer step");
         std::vector<int> deps = gradient_ops[static_cast<std::size_t>(s)];
         deps.push_back(last_chain[static_cast<std::size_t>(s)]);
+        deps.insert(deps.end(), carry[static_cast<std::size_t>(s)].begin(), carry[static_cast<std::size_t>(s)].end());
         graph.add(opt, deps);
     }
     (void)micro_batches;

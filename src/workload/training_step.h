@@ -13,7 +13,8 @@
 //   sequence parallelism; expert all-to-alls) -> [send to the next stage]
 // with the context-parallel key/value exchange and the ZeRO-3 parameter
 // all-gather running beside the compute (overlapped, as Megatron and FSDP
-// prefetch them). Passes of one stage follow each other in schedule order.
+// prefetch them); with `tp_comm_overlap` the tensor-parallel collectives run
+// beside the compute too (the next pass waits for both). Passes of one stage follow each other in schedule order.
 // The last backward pass of each chunk is cut into gradient buckets, each
 // reduced across data parallelism as soon as it is ready (reduce-scatter with
 // ZeRO >= 1, else all-reduce), overlapping the rest of the backward pass.

@@ -1,6 +1,6 @@
-#include "cli/predict_options.h"
+#include "predict/predict_options.h"
 
-#include "cli/cli_common.h"
+#include "config/system_source.h"
 #include "config/model_loader.h"
 #include "config/network_config.h"
 #include "config/preset.h"
@@ -9,7 +9,7 @@
 #include "core/units.h"
 #include "network/cluster_shape.h"
 
-namespace dtcalc::cli {
+namespace dtcalc {
 
 void apply_scenario(const ConfigValue& scenario, PredictOptions& o) {
     ConfigTableReader r(scenario);
@@ -35,6 +35,7 @@ void apply_scenario(const ConfigValue& scenario, PredictOptions& o) {
     if (const ConfigValue* v = r.optional("gbs")) o.gbs = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("seq")) o.seq = as_positive_integer(*v);
     if (auto v = r.optional_boolean_flag("sequence_parallel")) o.sequence_parallel = *v;
+    if (auto v = r.optional_boolean_flag("tp_comm_overlap")) o.tp_comm_overlap = *v;
     text("schedule", o.schedule);
     text("recompute", o.recompute);
     text("precision", o.precision);
@@ -52,7 +53,7 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     in.model = load_model(o.model, model_dirs);
     out.model_label = in.model.name;
 
-    SystemOptions sys;
+    SystemSource sys;
     sys.preset = o.preset;
     sys.network_file = o.network_file;
     sys.system_file = o.system_file;
@@ -78,6 +79,7 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     p.mbs = o.mbs ? *o.mbs : (in.model.kind == ModelKind::LayerList ? in.model.default_batch : 1);
     p.zero = o.zero;
     p.sequence_parallel = o.sequence_parallel;
+    p.tp_comm_overlap = o.tp_comm_overlap;
     const long long npus = in.network.total_npus();
     const long long others = static_cast<long long>(p.tp) * p.pp * p.cp;
     p.dp = o.dp ? *o.dp : static_cast<int>(std::max<long long>(1, others > 0 ? npus / others : 1));
@@ -105,4 +107,4 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     return out;
 }
 
-}  // namespace dtcalc::cli
+}  // namespace dtcalc

@@ -8,7 +8,7 @@
 #include "config/config_value.h"
 #include "predict/predict.h"
 
-namespace dtcalc::cli {
+namespace dtcalc {
 
 struct PredictOptions {
     std::string model;
@@ -21,6 +21,7 @@ struct PredictOptions {
     std::optional<long long> gbs;
     std::optional<int> seq;
     bool sequence_parallel = false;
+    bool tp_comm_overlap = false;
     std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
     std::string memory_limit;
 };
@@ -37,4 +38,4 @@ struct ResolvedPrediction {
 ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::vector<std::string>& preset_dirs,
                                       const std::vector<std::string>& model_dirs);
 
-}  // namespace dtcalc::cli
+}  // namespace dtcalc

@@ -1,0 +1,48 @@
+#pragma once
+// A Chakra workload run the way ASTRA-sim's analytical binaries run it
+// (AstraSim_Analytical_Congestion_Unaware / _Aware), from the same files:
+// the traces PREFIX.<rank>.et, the comm-group JSON, the system JSON, the
+// network YAML and the remote-memory JSON.
+//
+//   traces (trace_set.h) -> roles and timed ops (trace_graph.h)
+//     -> evaluate(..., IssuePolicy::ReadyLowestIndex) -> per-NPU statistics
+//
+// The system JSON is read by the shared reader (config/system_config_reader.h);
+// its `replay-only` switch, which that reader treats as having no effect, is
+// honoured here (every node replays its recorded duration).
+#include <string>
+#include <vector>
+
+#include "chakra/trace_graph.h"
+#include "collective/backend.h"
+#include "network/network.h"
+#include "report/astra_log.h"
+#include "schedule/evaluate.h"
+#include "system/system_config.h"
+
+namespace dtcalc::chakra {
+
+struct AstraRunFiles {
+    std::string workload;  ///< the prefix: PREFIX.<rank>.et
+    std::string comm_groups = "empty";
+    std::string system;
+    std::string network;
+    std::string remote_memory;  ///< "" means NO_MEMORY_EXPANSION
+    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    int threads = 0;  ///< for reading the files; <= 0: the machine's cores
+};
+
+struct AstraRun {
+    Network network;
+    SystemConfig system;
+    TraceGraph trace;
+    Schedule schedule;
+    std::vector<AstraRankStats> ranks;  ///< one per NPU, rank order
+};
+
+AstraRun run_astra(const AstraRunFiles& files);
+
+/// The system JSON's replay-only switch (false when absent).
+bool system_replay_only(const std::string& system_file);
+
+}  // namespace dtcalc::chakra

@@ -1,0 +1,59 @@
+#pragma once
+// Bandwidths of NCCL's collective algorithms, per protocol, in GB/s (= bytes/ns).
+//
+// Ring ("bus" bandwidth: the per-GPU rate of the ring's links; a collective
+// moves bus_factor x size over it, bus_factor = 2(n-1)/n all-reduce,
+// (n-1)/n all-gather and reduce-scatter):
+//   one node:   bus = NVLink rate;               channels = ring-channels
+//   many nodes: bus = min(NVLink, node network); channels = ring-channels-multi-node
+//   Simple: bus;  LL128: min(bus x ll128-factor, channels x ll128-max-per-channel)
+//   LL:     min(bus x ll-factor, ll-max-bus-bandwidth[node bucket])
+//
+// Tree (all-reduce; "algorithm" bandwidth: size / time):
+//   link = NVLink rate (one node) or min(NVLink, node network)
+//   bus  = min(link x tree-factor, channels x tree-max-per-channel[bucket])
+//   LL: min(bus x tree-ll-factor, ll-max[bucket]);  LL128: min(bus x
+//   tree-ll128-factor[bucket], channels x tree-ll128-max-per-channel[bucket])
+//   algbw = bus / 2 (each of the two trees carries half, up and down)
+//
+// NVLS all-reduce on one node (algorithm bandwidth): every GPU sends its whole
+// buffer into the switch and reads 1/n of the reduced result back, then
+// multicasts its 1/n: S(1 + 1/n) per direction per GPU, so
+//   algbw = nvls-efficiency x NVLink rate x n/(n+1)
+// NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
+// NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, node network / 2).
+// PAT (one GPU per node): bus = node network x pat-bandwidth-factor.
+#include "collective/collective_kind.h"
+#include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_shape.h"
+
+namespace dtcalc {
+
+struct NcclRingRate {
+    double bus_gbps = 0;
+    int channels = 1;
+};
+
+NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                            NcclProtocol protocol);
+
+/// Tree all-reduce algorithm bandwidth, before NCCL's size correction.
+double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                       NcclProtocol protocol);
+
+/// Channels a tree uses (ring-channels on one node, tree-channels-multi-node otherwise).
+int nccl_tree_channels(const NcclShape& shape, const NcclParameters& params);
+
+double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
+                       const NcclParameters& params);
+
+double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params);
+
+double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params);
+
+/// Ring steps: 2(n-1) for all-reduce, n-1 for all-gather and reduce-scatter.
+int nccl_ring_steps(CollectiveKind kind, std::int64_t ranks);
+/// Steps that cross nodes: 2(N-1) all-reduce, N-1 otherwise; 0 on one node.
+int nccl_ring_network_steps(CollectiveKind kind, std::int64_t nodes);
+
+}  // namespace dtcalc

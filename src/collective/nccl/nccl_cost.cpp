@@ -1,0 +1,69 @@
+#include "collective/nccl/nccl_cost.h"
+
+#include <algorithm>
+
+#include "collective/nccl/nccl_bandwidth.h"
+#include "collective/nccl/nccl_latency.h"
+
+namespace dtcalc {
+
+NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes, NcclChoice choice,
+                                        const NcclShape& shape, const NcclRates& rates, const NcclParameters& params) {
+    NcclCollectiveCost cost;
+    if (shape.ranks <= 1) return cost;
+    const double size = static_cast<double>(bytes);
+    const double n = static_cast<double>(shape.ranks);
+    const double factor = bus_bandwidth_factor(kind, shape.ranks);
+    switch (choice.algorithm) {
+        case NcclAlgorithm::Ring: {
+            const NcclRingRate ring = nccl_ring_rate(shape, rates, params, choice.protocol);
+            cost.channels = ring.channels;
+            cost.steps = nccl_ring_steps(kind, shape.ranks);
+            cost.bytes_per_step = size / (n * ring.channels);
+            cost.latency_ns = nccl_ring_latency_ns(kind, shape, params, choice.protocol);
+            const double step = params.step_bytes[static_cast<std::size_t>(choice.protocol)];
+            cost.fill_ns = std::min(cost.bytes_per_step, step) / (ring.bus_gbps / ring.channels);
+            cost.bandwidth_ns = size * factor / ring.bus_gbps;
+            break;
+        }
+        case NcclAlgorithm::Tree: {
+            cost.channels = nccl_tree_channels(shape, params);
+            cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_floor_log2(shape.nodes));
+            cost.bytes_per_step = size / cost.channels;
+            cost.latency_ns = nccl_tree_latency_ns(shape, params, choice.protocol);
+            cost.bandwidth_ns = size / nccl_tree_algbw(shape, rates, params, choice.protocol);
+            break;
+        }
+        case NcclAlgorithm::Nvls: {
+            const double algbw = nccl_nvls_algbw(kind, shape, rates, params);
+            cost.channels = params.nvls_channels;
+            cost.steps = kind == CollectiveKind::AllReduce ? 2 : 1;
+            cost.bytes_per_step = size / params.nvls_channels;
+            cost.latency_ns = nccl_nvls_latency_ns(shape, params);
+            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (algbw / params.nvls_channels);
+            cost.bandwidth_ns = size / algbw;
+            break;
+        }
+        case NcclAlgorithm::NvlsTree: {
+            cost.channels = params.nvls_channels;
+            cost.steps = 2 + 2 * nccl_floor_log2(shape.nodes);
+            cost.bytes_per_step = size / params.nvls_channels;
+            cost.latency_ns = nccl_nvls_tree_latency_ns(shape, params);
+            cost.bandwidth_ns = size / nccl_nvls_tree_algbw(shape, rates, params);
+            break;
+        }
+        case NcclAlgorithm::Pat: {
+            cost.channels = params.ring_channels_multi_node;
+            cost.steps = nccl_floor_log2(shape.nodes);
+            cost.bytes_per_step = size / n;
+            cost.latency_ns = nccl_pat_latency_ns(shape, params);
+            cost.bandwidth_ns = size * factor / nccl_pat_bus_gbps(rates, params);
+            break;
+        }
+        case NcclAlgorithm::P2p: break;
+    }
+    if (shape.nodes > 1) cost.overhead_ns = params.multi_node_overhead_us * 1000.0;
+    return cost;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,39 @@
+#pragma once
+// The time dtcalc predicts for an all-reduce, all-gather or reduce-scatter run
+// with a given NCCL algorithm and protocol (nccl_selection.h says which).
+// S = size as nccl-tests counts it, n ranks, N nodes, times in ns:
+//
+//   ring:      latency + fill + S x bus_factor / bus
+//              fill = min(S / (n x channels), step-bytes[p]) / (bus / channels):
+//              one pipeline step of one channel before the ring streams
+//   tree:      latency + S / tree algbw
+//   nvls:      latency + fill + S / nvls algbw,
+//              fill = min(S / channels, nvls-pipeline-bytes) / (algbw / channels)
+//   nvls-tree: latency + S / nvls-tree algbw
+//   pat:       latency + S (n-1)/n / pat bus
+//   + multi-node-overhead once when the communicator spans nodes.
+// Latencies: nccl_latency.h; bandwidths: nccl_bandwidth.h.
+#include <cstdint>
+
+#include "collective/collective_kind.h"
+#include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_selection.h"
+#include "collective/nccl/nccl_shape.h"
+
+namespace dtcalc {
+
+struct NcclCollectiveCost {
+    int channels = 1;
+    int steps = 0;                ///< sequential steps of one pass
+    double bytes_per_step = 0;    ///< per channel
+    double latency_ns = 0;
+    double fill_ns = 0;
+    double bandwidth_ns = 0;
+    double overhead_ns = 0;
+    double time_ns() const { return latency_ns + fill_ns + bandwidth_ns + overhead_ns; }
+};
+
+NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes, NcclChoice choice,
+                                        const NcclShape& shape, const NcclRates& rates, const NcclParameters& params);
+
+}  // namespace dtcalc

@@ -1,0 +1,33 @@
+#pragma once
+// Latency of NCCL's collective algorithms (the size-independent part), in ns,
+// from the preset's per-step figures (given in microseconds, as NCCL states
+// them). With n ranks, N nodes, G = n/N GPUs per node, p the protocol:
+//
+//   ring:  base[ring][p] + (steps - netSteps) x intra + netSteps x inter
+//          steps = 2(n-1) all-reduce, n-1 otherwise; netSteps = 2(N-1) or N-1
+//          intra = nvlink[ring][p], at least network-overhead (x3 for Simple)
+//                  when the ring spans nodes (every step is then progressed by
+//                  the host proxy)
+//          inter = network[ring][p], or network[tree][p] with one GPU per node
+//  tree:  base[tree][p] + 2 x ((G-1) x nvlink[tree][p] + floor(log2 N) x network[tree][p])
+//  nvls:  nvlink[nvls][Simple]
+//  nvls-tree: base + nvlink[nvls-tree] + 2 floor(log2 N) x network[nvls-tree]
+//  pat:   base[pat] + floor(log2 N) x network[pat] / pat-network-latency-divisor
+//         + n x pat-per-rank-latency
+#include "collective/collective_kind.h"
+#include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_shape.h"
+
+namespace dtcalc {
+
+double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
+                            NcclProtocol protocol);
+double nccl_tree_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol);
+double nccl_nvls_latency_ns(const NcclShape& shape, const NcclParameters& params);
+double nccl_nvls_tree_latency_ns(const NcclShape& shape, const NcclParameters& params);
+double nccl_pat_latency_ns(const NcclShape& shape, const NcclParameters& params);
+
+/// floor(log2(x)) for x >= 1, 0 otherwise.
+int nccl_floor_log2(std::int64_t x);
+
+}  // namespace dtcalc

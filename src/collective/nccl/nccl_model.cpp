@@ -1,0 +1,73 @@
+#include "collective/nccl/nccl_model.h"
+
+#include "collective/nccl/nccl_cost.h"
+#include "collective/nccl/nccl_p2p.h"
+#include "core/error.h"
+
+namespace dtcalc {
+
+NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                            const NcclParameters& params) {
+    NcclPrediction out;
+    out.choice = nccl_select(kind, bytes, shape, rates, params);
+    if (out.choice.algorithm == NcclAlgorithm::P2p) {
+        const NcclP2pCost cost = kind == CollectiveKind::AllToAll ? nccl_all_to_all_cost(bytes, shape, rates, params)
+                                                                  : nccl_send_recv_cost(bytes, shape, rates, params);
+        out.channels = cost.channels;
+        out.steps = shape.ranks > 1 ? 1 : 0;
+        out.bytes_per_step = static_cast<double>(bytes) / cost.channels;
+        out.latency_ns = cost.latency_ns;
+        out.fill_ns = cost.fill_ns;
+        out.bandwidth_ns = cost.bandwidth_ns;
+        out.overhead_ns = cost.overhead_ns;
+        out.time_ns = cost.time_ns();
+        return out;
+    }
+    const NcclCollectiveCost cost = nccl_collective_cost(kind, bytes, out.choice, shape, rates, params);
+    out.channels = cost.channels;
+    out.steps = cost.steps;
+    out.bytes_per_step = cost.bytes_per_step;
+    out.latency_ns = cost.latency_ns;
+    out.fill_ns = cost.fill_ns;
+    out.bandwidth_ns = cost.bandwidth_ns;
+    out.overhead_ns = cost.overhead_ns;
+    out.time_ns = cost.time_ns();
+    return out;
+}
+
+CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
+                                      const CollectiveQuery& query) {
+    if (!system.nccl)
+        throw InputError({"", 0, 0, "backend"},
+                         "the nccl backend needs a preset with an [nccl] table (e.g. hgx-h100, h100-ib-ndr400)");
+    const NcclParameters& params = *system.nccl;
+    const NcclShape shape = nccl_shape(query.group);
+    CollectiveResult result;
+    result.chunks = 1;
+    result.chunk_bytes = query.bytes;
+    if (shape.ranks <= 1) return result;
+    const NcclRates rates = nccl_rates(network, query.group, shape, params);
+    const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params);
+
+    PhaseBreakdown phase;
+    const std::vector<int> spanned = query.group.spanned_dimensions();
+    phase.dimension = shape.nodes > 1 && !spanned.empty() ? spanned.back() : 0;
+    phase.kind = query.kind;
+    phase.algorithm.kind = p.choice.algorithm == NcclAlgorithm::Tree || p.choice.algorithm == NcclAlgorithm::NvlsTree
+                               ? AlgorithmKind::DoubleBinaryTree
+                           : p.choice.algorithm == NcclAlgorithm::Ring ? AlgorithmKind::Ring
+                                                                       : AlgorithmKind::Direct;
+    phase.npus = static_cast<int>(shape.ranks);
+    phase.steps = p.steps;
+    phase.bytes_per_step = static_cast<std::uint64_t>(p.bytes_per_step);
+    phase.latency_ns = p.latency_ns + p.overhead_ns;
+    phase.bandwidth_ns = p.bandwidth_ns;
+    phase.wait_ns = p.fill_ns;
+    phase.time_ns = p.time_ns;
+    result.time_ns = p.time_ns;
+    result.algorithm = nccl_choice_name(p.choice.algorithm, p.choice.protocol);
+    result.phases.push_back(phase);
+    return result;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,43 @@
+#pragma once
+// The `nccl` backend: what NCCL does with a collective on the communicator a
+// CommGroup describes, and how long it takes.
+//
+//   shape, rates = nccl_shape.h          (ranks, nodes, GPUs per node; link rates)
+//   choice       = nccl_select(...)      (NCCL's own cost model; --algo/--proto restrict it)
+//   time         = nccl_collective_cost  (all-reduce, all-gather, reduce-scatter)
+//                  nccl_send_recv_cost / nccl_all_to_all_cost (point-to-point)
+//
+// As a CollectiveResult: one phase (dimension 0 on one node, else the outermost
+// spanned dimension), latency = per-step latencies + multi-node overhead,
+// bandwidth = size over the bottleneck rate, wait = pipeline fill; `algorithm`
+// names the choice ("nvls/Simple").
+#include <cstdint>
+
+#include "collective/collective_cost.h"
+#include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_selection.h"
+#include "collective/nccl/nccl_shape.h"
+
+namespace dtcalc {
+
+struct NcclPrediction {
+    NcclChoice choice;
+    int channels = 1;
+    int steps = 0;
+    double bytes_per_step = 0;
+    double latency_ns = 0;
+    double fill_ns = 0;
+    double bandwidth_ns = 0;
+    double overhead_ns = 0;
+    double time_ns = 0;
+};
+
+NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                            const NcclParameters& params);
+
+/// Throws InputError (key "backend") when the system carries no NCCL
+/// parameters, and as nccl_select does for an impossible --algo/--proto.
+CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
+                                      const CollectiveQuery& query);
+
+}  // namespace dtcalc

@@ -1,0 +1,89 @@
+#include "collective/nccl/nccl_p2p.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtcalc {
+namespace {
+
+constexpr double kNsPerUs = 1000.0;
+
+std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+}  // namespace
+
+NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclParameters& params, std::uint64_t bytes) {
+    const std::int64_t ranks = std::max<std::int64_t>(1, shape.ranks);
+    const std::int64_t p2p = std::max(1, params.p2p_channels);
+    std::int64_t per_peer = p2p;
+    if (shape.nodes > 1) {
+        per_peer = std::max(1, params.p2p_channels_per_network_peer);
+        while (per_peer * ranks > p2p * 4 && per_peer > 1) per_peer /= 2;
+        per_peer = std::min(per_peer, p2p);
+    }
+    std::int64_t minimum = per_peer;
+    while (minimum * ranks > p2p && minimum > 1) minimum /= 2;
+
+    NcclP2pChannels out;
+    out.chunk_bytes = shape.nodes > 1 ? params.p2p_network_chunk_bytes : params.p2p_nvlink_chunk_bytes;
+    if (bytes == 0) return out;
+    const std::uint64_t chunk = static_cast<std::uint64_t>(std::max(1.0, out.chunk_bytes));
+    const std::uint64_t min_part = std::max<std::uint64_t>(1, shape.nodes > 1 ? chunk / 2 : chunk / 8);
+    const std::uint64_t max_part = shape.nodes > 1 ? chunk : chunk * 32;
+    std::int64_t channels = static_cast<std::int64_t>(
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(minimum), div_up(bytes, min_part)));
+    channels = std::max<std::int64_t>(1, channels);
+    std::uint64_t part = std::max(min_part, div_up(bytes, static_cast<std::uint64_t>(channels)));
+    while (part > max_part && channels <= per_peer / 2) {
+        channels *= 2;
+        part = div_up(bytes, static_cast<std::uint64_t>(channels));
+    }
+    out.channels = static_cast<int>(channels);
+    return out;
+}
+
+NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                const NcclParameters& params) {
+    NcclP2pCost cost;
+    if (shape.ranks <= 1) return cost;
+    const NcclP2pChannels ch = nccl_p2p_channels(shape, params, bytes);
+    cost.channels = ch.channels;
+    double bw = std::min(ch.channels * params.p2p_nvlink_channel_bandwidth, rates.nvlink_gbps);
+    double channel_bw = params.p2p_nvlink_channel_bandwidth;
+    if (shape.nodes > 1) {
+        bw = std::min({bw, ch.channels * params.p2p_network_channel_bandwidth,
+                       rates.nic_gbps * params.network_p2p_efficiency});
+        channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
+        cost.overhead_ns = params.multi_node_overhead_us * kNsPerUs;
+    }
+    const double size = static_cast<double>(bytes);
+    cost.latency_ns = params.p2p_latency_us * kNsPerUs;
+    cost.fill_ns = std::min(size / ch.channels, ch.chunk_bytes) / channel_bw;
+    cost.bandwidth_ns = size / bw;
+    return cost;
+}
+
+NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                 const NcclParameters& params) {
+    NcclP2pCost cost;
+    if (shape.ranks <= 1) return cost;
+    const double size = static_cast<double>(bytes);
+    const double n = static_cast<double>(shape.ranks);
+    const double gpus = static_cast<double>(shape.gpus_per_node);
+    double t = size * (gpus - 1) / n / (rates.raw_nvlink_gbps * params.alltoall_nvlink_efficiency);
+    double channel_bw = params.p2p_nvlink_channel_bandwidth;
+    if (shape.nodes > 1) {
+        t = std::max(t, size * (n - gpus) / n / (rates.nic_gbps * params.network_p2p_efficiency));
+        channel_bw = params.p2p_network_channel_bandwidth;
+        cost.overhead_ns = params.multi_node_overhead_us * kNsPerUs;
+    }
+    const std::uint64_t per_peer = bytes / static_cast<std::uint64_t>(shape.ranks);
+    const NcclP2pChannels ch = nccl_p2p_channels(shape, params, per_peer);
+    cost.channels = ch.channels;
+    cost.latency_ns = params.p2p_latency_us * kNsPerUs;
+    cost.fill_ns = std::min(static_cast<double>(per_peer) / ch.channels, ch.chunk_bytes) / channel_bw;
+    cost.bandwidth_ns = t;
+    return cost;
+}
+
+}  // namespace dtcalc

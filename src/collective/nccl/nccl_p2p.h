@@ -1,0 +1,53 @@
+#pragma once
+// Point-to-point in NCCL: send/recv and all-to-all (grouped sends and
+// receives), with NCCL's rule for how many channels one operation uses.
+//
+// Channels of one point-to-point operation of B bytes (n ranks, N nodes):
+//   per peer = p2p channels on one node; across nodes it starts at
+//              p2p-channels-per-network-peer and halves while
+//              per-peer x n > 4 x p2p channels
+//   minimum  = per peer, halved while minimum x n > p2p channels
+//   chunk C  = p2p-nvlink-chunk-bytes (one node) or p2p-network-chunk-bytes
+//   parts    : start at min(minimum, ceil(B / minPart)) channels, double while
+//              B / channels > maxPart and channels <= per peer / 2, where
+//              minPart = C/8 and maxPart = 32 C on one node, C/2 and C across nodes
+//
+// Send/recv (nccl-tests sendrecv_perf: every rank sends B to the next rank and
+// receives B from the previous one; the slowest pair sets the pace):
+//   bw   = min(channels x nvlink-channel-bw, NVLink rate), and across nodes also
+//          min(channels x network-channel-bw, NIC x network-p2p-efficiency)
+//   time = p2p latency + fill + B / bw (+ multi-node overhead),
+//          fill = min(B / channels, C) / per-channel bandwidth (the slower one)
+// All-to-all of B bytes per rank (B/n to every peer):
+//   NVLink: B (G-1)/n / (NVLink bandwidth x alltoall-nvlink-efficiency)
+//   NIC:    B (n-G)/n / (NIC x network-p2p-efficiency)   (PXN: rail-aligned)
+//   time = p2p latency + fill (for B/n) + the slower of the two (+ overhead)
+#include <cstdint>
+
+#include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_shape.h"
+
+namespace dtcalc {
+
+struct NcclP2pChannels {
+    int channels = 1;
+    double chunk_bytes = 0;
+};
+
+NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclParameters& params, std::uint64_t bytes);
+
+struct NcclP2pCost {
+    int channels = 1;
+    double latency_ns = 0;    ///< p2p latency
+    double fill_ns = 0;       ///< first chunk before the pipeline streams
+    double bandwidth_ns = 0;  ///< bytes over the bottleneck rate
+    double overhead_ns = 0;   ///< multi-node overhead
+    double time_ns() const { return latency_ns + fill_ns + bandwidth_ns + overhead_ns; }
+};
+
+NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                const NcclParameters& params);
+NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                 const NcclParameters& params);
+
+}  // namespace dtcalc

@@ -1,0 +1,69 @@
+#include "collective/nccl/nccl_parameters.h"
+
+#include <cctype>
+#include <string>
+
+namespace dtcalc {
+namespace {
+
+std::string lower_without_dashes(std::string_view name) {
+    std::string key;
+    for (char c : name)
+        if (c != '-' && c != '_') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return key;
+}
+
+}  // namespace
+
+std::optional<NcclAlgorithm> parse_nccl_algorithm(std::string_view name) {
+    const std::string key = lower_without_dashes(name);
+    if (key == "ring") return NcclAlgorithm::Ring;
+    if (key == "tree") return NcclAlgorithm::Tree;
+    if (key == "nvls") return NcclAlgorithm::Nvls;
+    if (key == "nvlstree") return NcclAlgorithm::NvlsTree;
+    if (key == "pat") return NcclAlgorithm::Pat;
+    return std::nullopt;
+}
+
+std::string_view nccl_algorithm_name(NcclAlgorithm algorithm) {
+    switch (algorithm) {
+        case NcclAlgorithm::Ring: return "ring";
+        case NcclAlgorithm::Tree: return "tree";
+        case NcclAlgorithm::Nvls: return "nvls";
+        case NcclAlgorithm::NvlsTree: return "nvls-tree";
+        case NcclAlgorithm::Pat: return "pat";
+        case NcclAlgorithm::P2p: return "p2p";
+    }
+    return "?";
+}
+
+std::optional<NcclProtocol> parse_nccl_protocol(std::string_view name) {
+    const std::string key = lower_without_dashes(name);
+    if (key == "ll") return NcclProtocol::LL;
+    if (key == "ll128") return NcclProtocol::LL128;
+    if (key == "simple") return NcclProtocol::Simple;
+    return std::nullopt;
+}
+
+std::string_view nccl_protocol_name(NcclProtocol protocol) {
+    switch (protocol) {
+        case NcclProtocol::LL: return "LL";
+        case NcclProtocol::LL128: return "LL128";
+        case NcclProtocol::Simple: return "Simple";
+    }
+    return "?";
+}
+
+std::string_view nccl_choice_name(NcclAlgorithm algorithm, NcclProtocol protocol) {
+    static constexpr std::string_view names[6][3] = {
+        {"ring/LL", "ring/LL128", "ring/Simple"},
+        {"tree/LL", "tree/LL128", "tree/Simple"},
+        {"nvls/LL", "nvls/LL128", "nvls/Simple"},
+        {"nvls-tree/LL", "nvls-tree/LL128", "nvls-tree/Simple"},
+        {"pat/LL", "pat/LL128", "pat/Simple"},
+        {"p2p/LL", "p2p/LL128", "p2p/Simple"},
+    };
+    return names[static_cast<int>(algorithm)][static_cast<int>(protocol)];
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,147 @@
+#include "collective/nccl/nccl_selection.h"
+
+#include <algorithm>
+#include <string>
+
+#include "collective/nccl/nccl_bandwidth.h"
+#include "collective/nccl/nccl_latency.h"
+#include "core/error.h"
+
+namespace dtcalc {
+namespace {
+
+bool is_group_collective(CollectiveKind kind) {
+    return kind == CollectiveKind::AllReduce || kind == CollectiveKind::AllGather ||
+           kind == CollectiveKind::ReduceScatter;
+}
+
+bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params, NcclAlgorithm algorithm,
+             NcclProtocol protocol) {
+    if (!is_group_collective(kind) || shape.ranks <= 1) return false;
+    if (protocol == NcclProtocol::LL128 && !params.ll128) return false;
+    const bool simple = protocol == NcclProtocol::Simple;
+    const bool all_reduce = kind == CollectiveKind::AllReduce;
+    switch (algorithm) {
+        case NcclAlgorithm::Ring: return true;
+        case NcclAlgorithm::Tree: return all_reduce;
+        case NcclAlgorithm::Nvls:
+            return simple && params.nvls && shape.nodes == 1 && shape.gpus_per_node >= 2 && params.nvls_channels >= 2;
+        case NcclAlgorithm::NvlsTree:
+            return simple && all_reduce && params.nvls && shape.nodes > 1 && shape.gpus_per_node >= 2 &&
+                   params.nvls_channels >= 2;
+        case NcclAlgorithm::Pat: return simple && !all_reduce && shape.gpus_per_node == 1 && shape.nodes > 1;
+        case NcclAlgorithm::P2p: return false;
+    }
+    return false;
+}
+
+double tree_correction(const NcclParameters& params, NcclProtocol protocol, std::uint64_t bytes) {
+    if (bytes < 64) return 1.0;
+    const int log_size = nccl_floor_log2(static_cast<std::int64_t>(bytes >> 6));
+    if (log_size >= kNcclTreeCorrectionSizes - 1) return 1.0;
+    return params.tree_correction[static_cast<std::size_t>(protocol)][static_cast<std::size_t>(log_size)];
+}
+
+// The links as NCCL's topology search rates them.
+NcclRates selection_view(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params) {
+    NcclRates view = rates;
+    view.nvlink_gbps = rates.raw_nvlink_gbps * params.selection_nvlink_efficiency;
+    view.node_network_gbps =
+        static_cast<double>(shape.gpus_per_node) * rates.nic_gbps * params.selection_network_efficiency;
+    return view;
+}
+
+}  // namespace
+
+double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape,
+                           const NcclRates& measured_rates, const NcclParameters& params, NcclAlgorithm algorithm,
+                           NcclProtocol protocol) {
+    if (!enabled(kind, shape, params, algorithm, protocol)) return -1.0;
+    const NcclRates rates = selection_view(shape, measured_rates, params);
+    const double size = static_cast<double>(bytes);
+    const double n = static_cast<double>(shape.ranks);
+    const double steps = nccl_ring_steps(kind, shape.ranks);
+    double latency = 0;
+    double bandwidth = 0;
+    switch (algorithm) {
+        case NcclAlgorithm::Ring: {
+            const NcclRingRate ring = nccl_ring_rate(shape, rates, params, protocol);
+            latency = nccl_ring_latency_ns(kind, shape, params, protocol);
+            if (protocol == NcclProtocol::Simple && shape.nodes > 1 && kind == CollectiveKind::AllReduce &&
+                size / (ring.channels * n) >= 64)
+                latency *= params.ring_plateau_factor;
+            bandwidth = ring.bus_gbps * n / steps;
+            break;
+        }
+        case NcclAlgorithm::Tree:
+            latency = nccl_tree_latency_ns(shape, params, protocol);
+            bandwidth = nccl_tree_algbw(shape, rates, params, protocol) * tree_correction(params, protocol, bytes);
+            break;
+        case NcclAlgorithm::Nvls: {
+            const double channels = params.nvls_channels;
+            const double gpus = static_cast<double>(shape.gpus_per_node);
+            double per_channel = rates.nvlink_gbps / channels * params.nvls_efficiency * (channels - 1) / channels;
+            per_channel *= kind == CollectiveKind::AllReduce ? 2.0 : (gpus - 1) / gpus;
+            bandwidth = channels * per_channel;
+            if (kind == CollectiveKind::AllReduce) bandwidth *= n / steps;
+            latency = nccl_nvls_latency_ns(shape, params);
+            break;
+        }
+        case NcclAlgorithm::NvlsTree: {
+            const double channels = params.nvls_channels;
+            const double intra =
+                rates.nvlink_gbps / channels * params.nvls_efficiency * (channels - 1) / channels * 2.0;
+            const double inter = rates.node_network_gbps / channels * (shape.nodes <= 2 ? 2.0 : 1.0);
+            const double cap = params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
+            bandwidth = channels * std::min({intra, inter, cap}) * n / steps;
+            latency = nccl_nvls_tree_latency_ns(shape, params);
+            break;
+        }
+        case NcclAlgorithm::Pat:
+            bandwidth = nccl_pat_bus_gbps(rates, params);
+            latency = nccl_pat_latency_ns(shape, params);
+            break;
+        case NcclAlgorithm::P2p: return -1.0;
+    }
+    if (!(bandwidth > 0)) return -1.0;
+    return latency + size / bandwidth;
+}
+
+NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                       const NcclParameters& params) {
+    if (!is_group_collective(kind)) return {NcclAlgorithm::P2p, NcclProtocol::Simple};
+    NcclChoice best;
+    double best_time = -1;
+    std::string available;
+    for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
+        for (int p = 0; p < kNcclProtocols; ++p) {
+            const auto algorithm = static_cast<NcclAlgorithm>(a);
+            const auto protocol = static_cast<NcclProtocol>(p);
+            const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol);
+            if (t < 0) continue;
+            if (!available.empty()) available += ", ";
+            available += nccl_choice_name(algorithm, protocol);
+            if (params.forced_algorithm && *params.forced_algorithm != algorithm) continue;
+            if (params.forced_protocol && *params.forced_protocol != protocol) continue;
+            if (best_time < 0 || t < best_time) {
+                best_time = t;
+                best = {algorithm, protocol};
+            }
+        }
+    }
+    if (best_time < 0) {
+        std::string forced;
+        if (params.forced_algorithm) forced += "algorithm " + std::string(nccl_algorithm_name(*params.forced_algorithm));
+        if (params.forced_protocol)
+            forced += (forced.empty() ? "protocol " : " and protocol ") +
+                      std::string(nccl_protocol_name(*params.forced_protocol));
+        throw InputError({"", 0, 0, "nccl"},
+                         "no " + (forced.empty() ? std::string("algorithm") : forced) + " available for " +
+                             std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +
+                             " GPUs in " + std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
+                             " (available: " + (available.empty() ? "none" : available) + ")");
+    }
+    return best;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,51 @@
+#pragma once
+// Which algorithm and protocol NCCL runs a collective with, decided the way
+// NCCL decides it: its own cost model (latency + size / bandwidth for every
+// enabled pair, the smallest wins), which is not the same as the time dtcalc
+// then predicts for that pair (nccl_cost.h). Keeping the two apart reproduces
+// NCCL's choices, including the ones its model gets wrong.
+//
+// NCCL's view of each pair (sizes in bytes, times in ns), with the links as
+// NCCL rates them (NVLink x selection nvlink-efficiency, NIC x selection
+// network-efficiency) rather than as dtcalc's calibration does:
+//   ring:      ring latency (x ring-plateau-factor for a multi-node Simple
+//              all-reduce once each rank's share per channel is >= 64 B)
+//              + size / (bus x n / steps)
+//   tree:      tree latency + size / (tree algbw x tree-correction[p][log2(size/64)])
+//              (correction for 64 B .. 2^23 x 64 B only)
+//   nvls:      nvls latency + size / bw, bw = channels x (NVLink/channels) x
+//              nvls-efficiency x (channels-1)/channels x (2 for all-reduce, then
+//              x n/steps; (G-1)/G for all-gather and reduce-scatter)
+//   nvls-tree: base + latencies + size / (channels x min(intra, inter,
+//              max-per-channel[bucket]) x n/steps), intra as nvls all-reduce per
+//              channel, inter = node network / channels (x2 on two nodes)
+//   pat:       pat latency + size / (node network x pat-bandwidth-factor)
+// Enabled: ring for all-reduce, all-gather, reduce-scatter; tree for
+// all-reduce; nvls on one node with nvls = true (Simple); nvls-tree across
+// nodes with nvls = true (all-reduce, Simple); pat for all-gather and
+// reduce-scatter with one GPU per node (Simple); LL128 only with ll128 = true.
+// All-to-all and send/recv are grouped point-to-point: always p2p/Simple.
+#include <cstdint>
+
+#include "collective/collective_kind.h"
+#include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_shape.h"
+
+namespace dtcalc {
+
+struct NcclChoice {
+    NcclAlgorithm algorithm = NcclAlgorithm::Ring;
+    NcclProtocol protocol = NcclProtocol::Simple;
+};
+
+/// NCCL's own estimate for one pair, in ns; negative when the pair is not
+/// enabled for this collective and communicator.
+double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol);
+
+/// The pair NCCL picks, restricted to params.forced_algorithm / forced_protocol
+/// when set. Throws InputError (key "nccl") when the restriction leaves none.
+NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                       const NcclParameters& params);
+
+}  // namespace dtcalc

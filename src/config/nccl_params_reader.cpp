@@ -1,0 +1,139 @@
+#include "config/nccl_params_reader.h"
+
+#include <string>
+
+namespace dtcalc {
+namespace {
+
+double fraction(const ConfigValue& v) {
+    const double f = as_positive_number(v);
+    if (f > 1) fail_at(v, "expected a fraction in (0, 1], got " + std::to_string(f));
+    return f;
+}
+
+double fraction_or_zero(const ConfigValue& v) {
+    const double f = as_non_negative_number(v);
+    if (f > 1) fail_at(v, "expected a fraction in [0, 1], got " + std::to_string(f));
+    return f;
+}
+
+template <std::size_t N>
+std::array<double, N> numbers(ConfigTableReader& r, std::string_view key) {
+    const ConfigValue& list = r.required(key);
+    if (list.type != ConfigValue::Type::List || list.items.size() != N)
+        fail_at(list, "expected a list of " + std::to_string(N) + " numbers");
+    std::array<double, N> out{};
+    for (std::size_t i = 0; i < N; ++i) out[i] = as_non_negative_number(list.items[i]);
+    return out;
+}
+
+int channels(ConfigTableReader& r, std::string_view key) {
+    const ConfigValue& v = r.required(key);
+    const int n = as_positive_integer(v);
+    if (n > 64) fail_at(v, "NCCL runs at most 64 channels, got " + std::to_string(n));
+    return n;
+}
+
+NcclPerAlgorithm per_algorithm(const ConfigValue& table) {
+    ConfigTableReader r(table);
+    NcclPerAlgorithm out{};
+    out[static_cast<std::size_t>(NcclAlgorithm::Ring)] = numbers<kNcclProtocols>(r, "ring");
+    out[static_cast<std::size_t>(NcclAlgorithm::Tree)] = numbers<kNcclProtocols>(r, "tree");
+    out[static_cast<std::size_t>(NcclAlgorithm::Nvls)] = numbers<kNcclProtocols>(r, "nvls");
+    out[static_cast<std::size_t>(NcclAlgorithm::NvlsTree)] = numbers<kNcclProtocols>(r, "nvls-tree");
+    out[static_cast<std::size_t>(NcclAlgorithm::Pat)] = numbers<kNcclProtocols>(r, "pat");
+    r.finish();
+    return out;
+}
+
+}  // namespace
+
+NcclParameters nccl_parameters_from(const ConfigValue& table) {
+    NcclParameters p;
+    ConfigTableReader r(table);
+    p.nvlink_efficiency = fraction(r.required("nvlink-efficiency"));
+    p.nvls = r.boolean_flag("nvls");
+    p.nvls_efficiency = fraction_or_zero(r.required("nvls-efficiency"));
+    if (p.nvls && p.nvls_efficiency == 0) fail_at(r.required("nvls-efficiency"), "must be > 0 when nvls = true");
+    p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
+    p.network_ring_efficiency = fraction(r.required("network-ring-efficiency"));
+    p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
+    p.network_overhead_us = r.non_negative_number("network-overhead-us");
+    p.multi_node_overhead_us = r.non_negative_number("multi-node-overhead-us");
+    p.ring_plateau_factor = r.positive_number("ring-plateau-factor");
+
+    {
+        ConfigTableReader c(r.required("channels"));
+        p.ring_channels = channels(c, "ring");
+        p.ring_channels_multi_node = channels(c, "ring-multi-node");
+        p.tree_channels_multi_node = channels(c, "tree-multi-node");
+        p.nvls_channels = channels(c, "nvls");
+        p.p2p_channels = channels(c, "p2p");
+        p.p2p_channels_per_network_peer = channels(c, "p2p-per-network-peer");
+        c.finish();
+    }
+    {
+        ConfigTableReader c(r.required("protocol"));
+        p.ll128 = c.boolean_flag("ll128");
+        p.ll_bandwidth_factor = fraction(c.required("ll-bandwidth-factor"));
+        p.ll128_bandwidth_factor = fraction(c.required("ll128-bandwidth-factor"));
+        p.ll_max_bus_bandwidth = numbers<3>(c, "ll-max-bus-bandwidth");
+        p.ll128_max_bandwidth_per_channel = c.positive_number("ll128-max-bandwidth-per-channel");
+        p.step_bytes = numbers<kNcclProtocols>(c, "step-bytes");
+        p.nvls_pipeline_bytes = c.non_negative_number("nvls-pipeline-bytes");
+        c.finish();
+    }
+    {
+        ConfigTableReader c(r.required("tree"));
+        p.tree_bandwidth_factor = fraction(c.required("bandwidth-factor"));
+        p.tree_ll_bandwidth_factor = fraction(c.required("ll-bandwidth-factor"));
+        p.tree_ll128_bandwidth_factor = numbers<3>(c, "ll128-bandwidth-factor");
+        p.tree_max_bandwidth_per_channel = numbers<3>(c, "max-bandwidth-per-channel");
+        p.tree_ll128_max_bandwidth_per_channel = numbers<3>(c, "ll128-max-bandwidth-per-channel");
+        p.nvls_tree_max_bandwidth_per_channel = numbers<3>(c, "nvls-tree-max-bandwidth-per-channel");
+        const ConfigValue& correction = c.required("correction");
+        if (correction.type != ConfigValue::Type::List || correction.items.size() != kNcclProtocols)
+            fail_at(correction, "expected 3 lists (LL, LL128, Simple) of 24 factors");
+        for (std::size_t proto = 0; proto < kNcclProtocols; ++proto) {
+            const ConfigValue& row = correction.items[proto];
+            if (row.type != ConfigValue::Type::List || row.items.size() != kNcclTreeCorrectionSizes)
+                fail_at(row, "expected a list of 24 factors (64 B x 2^0 .. 2^23)");
+            for (std::size_t i = 0; i < kNcclTreeCorrectionSizes; ++i)
+                p.tree_correction[proto][i] = fraction(row.items[i]);
+        }
+        c.finish();
+    }
+    {
+        ConfigTableReader c(r.required("pat"));
+        p.pat_bandwidth_factor = fraction(c.required("bandwidth-factor"));
+        p.pat_per_rank_latency_us = c.non_negative_number("per-rank-latency-us");
+        p.pat_network_latency_divisor = c.positive_number("network-latency-divisor");
+        c.finish();
+    }
+    {
+        ConfigTableReader c(r.required("p2p"));
+        p.p2p_latency_us = c.non_negative_number("latency-us");
+        p.p2p_nvlink_chunk_bytes = c.positive_number("nvlink-chunk-bytes");
+        p.p2p_network_chunk_bytes = c.positive_number("network-chunk-bytes");
+        p.p2p_nvlink_channel_bandwidth = c.positive_number("nvlink-channel-bandwidth");
+        p.p2p_network_channel_bandwidth = c.positive_number("network-channel-bandwidth");
+        c.finish();
+    }
+    {
+        ConfigTableReader c(r.required("selection"));
+        p.selection_nvlink_efficiency = fraction(c.required("nvlink-efficiency"));
+        p.selection_network_efficiency = fraction(c.required("network-efficiency"));
+        c.finish();
+    }
+    {
+        ConfigTableReader c(r.required("latency-us"));
+        p.base_latency_us = per_algorithm(c.required("base"));
+        p.nvlink_latency_us = per_algorithm(c.required("nvlink"));
+        p.network_latency_us = per_algorithm(c.required("network"));
+        c.finish();
+    }
+    r.finish();
+    return p;
+}
+
+}  // namespace dtcalc

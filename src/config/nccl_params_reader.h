@@ -1,0 +1,35 @@
+#pragma once
+// NcclParameters from a preset's [nccl] table (keys and units: the hgx-h100
+// preset documents every one). Every key is required: a preset states all of
+// its constants. Unknown keys, wrong types, negative values, fractions above 1
+// and lists of the wrong length are errors naming the key.
+//
+//   [nccl]               nvlink-efficiency, nvls, nvls-efficiency,
+//                        alltoall-nvlink-efficiency, network-ring-efficiency,
+//                        network-p2p-efficiency, network-overhead-us,
+//                        multi-node-overhead-us, ring-plateau-factor
+//   [nccl.channels]      ring, ring-multi-node, tree-multi-node, nvls, p2p,
+//                        p2p-per-network-peer
+//   [nccl.protocol]      ll128, ll-bandwidth-factor, ll128-bandwidth-factor,
+//                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel,
+//                        step-bytes [LL, LL128, Simple], nvls-pipeline-bytes
+//   [nccl.tree]          bandwidth-factor, ll-bandwidth-factor,
+//                        ll128-bandwidth-factor [3], max-bandwidth-per-channel [3],
+//                        ll128-max-bandwidth-per-channel [3],
+//                        nvls-tree-max-bandwidth-per-channel [3], correction [3][24]
+//   [nccl.pat]           bandwidth-factor, per-rank-latency-us, network-latency-divisor
+//   [nccl.p2p]           latency-us, nvlink-chunk-bytes, network-chunk-bytes,
+//                        nvlink-channel-bandwidth, network-channel-bandwidth
+//   [nccl.selection]     nvlink-efficiency, network-efficiency (NCCL's view of the
+//                        links, used only to choose the algorithm and protocol)
+//   [nccl.latency-us.base|nvlink|network]  ring, tree, nvls, nvls-tree, pat:
+//                        [LL, LL128, Simple] each
+// ([3] lists are by node count: one node, two nodes, more.)
+#include "collective/nccl/nccl_parameters.h"
+#include "config/config_value.h"
+
+namespace dtcalc {
+
+NcclParameters nccl_parameters_from(const ConfigValue& table);
+
+}  // namespace dtcalc

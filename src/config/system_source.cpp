@@ -1,0 +1,86 @@
+#include "config/system_source.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "config/network_config.h"
+#include "config/preset.h"
+#include "config/system_config_reader.h"
+#include "core/error.h"
+
+namespace dtcalc {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> data_search_dirs(const std::string& argv0, const char* env_name, const std::string& folder) {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv(env_name)) {
+        std::string all = env;
+        std::size_t start = 0;
+        while (start <= all.size()) {
+            const std::size_t end = std::min(all.find(':', start), all.size());
+            if (end > start) dirs.push_back(all.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    dirs.push_back(folder);
+    std::error_code ec;
+    const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
+    if (!ec && exe.has_parent_path()) {
+        dirs.push_back((exe.parent_path() / ".." / "share" / "dtcalc" / folder).lexically_normal().string());
+        dirs.push_back((exe.parent_path() / ".." / folder).lexically_normal().string());
+    }
+    dirs.push_back(std::string(DTCALC_SOURCE_DIR) + "/" + folder);
+    return dirs;
+}
+
+}  // namespace
+
+std::vector<std::string> preset_search_dirs(const std::string& argv0) {
+    return data_search_dirs(argv0, "DTCALC_PRESET_PATH", "presets");
+}
+
+std::vector<std::string> model_search_dirs(const std::string& argv0) {
+    return data_search_dirs(argv0, "DTCALC_MODEL_PATH", "models");
+}
+
+ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std::string>& preset_dirs) {
+    ResolvedSystem out;
+    const bool files = !options.network_file.empty() || !options.system_file.empty();
+    if (!options.preset.empty() && files)
+        throw InputError({"--preset", 0, 0, ""}, "give either --preset or --network and --system, not both");
+    if (!options.preset.empty()) {
+        Preset preset = load_preset(options.preset, preset_dirs);
+        out.network = std::move(preset.network);
+        out.system = std::move(preset.system);
+        out.backend = preset.backend;
+        out.label = "preset " + preset.name;
+    } else if (files) {
+        if (options.network_file.empty())
+            throw InputError({"--network", 0, 0, ""}, "missing: --system needs --network too");
+        if (options.system_file.empty())
+            throw InputError({"--system", 0, 0, ""}, "missing: --network needs --system too");
+        out.network = load_astra_network_yaml(options.network_file);
+        out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
+        out.backend = NetworkBackend::AstraUnaware;
+        out.label = fs::path(options.network_file).filename().string() + " + " +
+                    fs::path(options.system_file).filename().string();
+    } else {
+        throw InputError({"--preset", 0, 0, ""}, "missing: give --preset NAME, or --network FILE and --system FILE");
+    }
+    if (!options.backend.empty()) {
+        const auto backend = parse_network_backend(options.backend);
+        if (!backend)
+            throw InputError({"--backend", 0, 0, ""},
+                             "expected astra-unaware, astra-aware or nccl, got '" + options.backend + "'");
+        out.backend = *backend;
+    }
+    if (out.backend == NetworkBackend::Nccl && !out.system.nccl)
+        throw InputError({"--backend", 0, 0, ""},
+                         "nccl needs a preset with an [nccl] table (e.g. hgx-h100, dgx-a100, h100-ib-ndr400, "
+                         "a100-ib-hdr200)");
+    return out;
+}
+
+}  // namespace dtcalc

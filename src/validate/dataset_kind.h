@@ -1,0 +1,70 @@
+#pragma once
+// What `dtcalc validate` runs: datasets of measured (or reference) results,
+// each read by a dataset kind — a function that reads its file and computes
+// dtcalc's prediction for every row. Adding a kind (training throughputs for
+// `predict`, Chakra traces for `astra`) is one function and one registry line.
+//
+// Kinds now: "nccl-tests" (nccl-tests tables: collective, GPUs, nodes, size,
+// time; the `nccl` model through a preset), "astrasim-hgx" (ASTRA-sim's
+// HGX-H100 validation points, with ASTRA-sim's own prediction beside ours),
+// "astrasim-reference" (ASTRA-sim 2.0 analytical outputs, both backends).
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+
+namespace dtcalc {
+
+/// One row of a dataset with its prediction. Times in ns.
+struct ValidationCase {
+    std::string dataset;
+    std::string group;   ///< e.g. "all-reduce/8gpu/1node"
+    std::string label;   ///< the row for a person, e.g. "32 MiB"
+    std::string source;  ///< where the measurement comes from (URL, file row)
+    double x = 0;        ///< what the plots put on the x axis (bytes)
+    double measured_ns = 0;
+    double predicted_ns = 0;
+    std::optional<double> reference_ns;  ///< another model's prediction of the same row
+    std::string model;                   ///< what dtcalc chose, e.g. "nvls/Simple"
+
+    double error() const;  ///< |predicted / measured - 1|
+};
+
+struct DatasetResult {
+    std::vector<ValidationCase> cases;
+    std::string reference_name;                                   ///< who made reference_ns, e.g. "ASTRA-sim"
+    std::vector<std::pair<std::string, std::string>> group_notes;  ///< (group, note) shown in the summary
+};
+
+/// A [[dataset]] entry of the gates file.
+struct DatasetSpec {
+    std::string name;
+    std::string kind;
+    std::string file;    ///< resolved against the gates file's folder
+    std::string preset;  ///< system to predict with (a name or a .toml path)
+    std::string algorithm;  ///< nccl: force like NCCL_ALGO; empty = NCCL's choice
+    std::string protocol;   ///< nccl: force like NCCL_PROTO
+    InputLocation where;    ///< the entry in the gates file
+};
+
+struct ValidationContext {
+    std::vector<std::string> preset_dirs;
+    std::vector<std::string> model_dirs;
+};
+
+using DatasetKindFn = DatasetResult (*)(const DatasetSpec&, const ValidationContext&);
+
+struct DatasetKind {
+    std::string_view name;
+    std::string_view description;
+    DatasetKindFn run;
+};
+
+std::span<const DatasetKind> dataset_kinds();
+const DatasetKind* find_dataset_kind(std::string_view name);
+
+}  // namespace dtcalc
