@@ -8,6 +8,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev libfmt-dev doctest-dev
   nlohmann-json3-dev libyaml-cpp-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler
+  pybind11-dev python3-dev
 )
 
 missing=()

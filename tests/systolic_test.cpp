@@ -148,10 +148,11 @@ TEST_CASE("systolic: bad arrays are input errors") {
                          "--array: array rows and columns must be 1 to 65536 (got 0x32)", InputError);
     a = array(32, 32, Dataflow::WeightStationary);
     a.clock_ghz = 0;
-    CHECK_THROWS_WITH_AS(validate_systolic_array(a, "--array"), "--clock-ghz: must be > 0", InputError);
+    CHECK_THROWS_WITH_AS(validate_systolic_array(a, "--array"), "--clock-ghz: expected 1e-6 to 1e6 GHz, got 0", InputError);
     a.clock_ghz = 1;
     a.dram_words_per_cycle = -1;
-    CHECK_THROWS_WITH_AS(validate_systolic_array(a, "--array"), "--dram-bw: must be > 0 words per cycle", InputError);
+    CHECK_THROWS_WITH_AS(validate_systolic_array(a, "--array"), "--dram-bw: expected 1e-6 to 1e9 words per cycle, got -1",
+                         InputError);
     CHECK(parse_dataflow("WS") == Dataflow::WeightStationary);
     CHECK(parse_dataflow("os") == Dataflow::OutputStationary);
     CHECK(parse_dataflow("is") == Dataflow::InputStationary);

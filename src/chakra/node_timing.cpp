@@ -43,8 +43,8 @@ bool timed_collective(CommType type) {
 }
 
 double replay_time(const TraceNode& node) {
-    const double ns = node.exact_duration_ns >= 0 ? node.exact_duration_ns
-                                                  : static_cast<double>(node.duration_micros) * 1000.0;
+    if (node.exact_duration_ns >= 0) return node.exact_duration_ns;
+    const double ns = static_cast<double>(node.duration_micros) * 1000.0;
     return ns > 0 ? ns : 1.0;
 }
 
@@ -55,7 +55,10 @@ CompTime comp_time(const TimingModel& model, const TraceNode& node) {
         t.ns = replay_time(node);
         return t;
     }
-    if (node.tensor_size == 0) return t;  // skipped as invalid: no time, no statistics
+    if (node.tensor_size == 0) {  // skipped as invalid: no time, no statistics
+        if (node.exact_duration_ns >= 0) t.ns = node.exact_duration_ns;
+        return t;
+    }
     const double num_ops = static_cast<double>(node.num_ops);
     const double intensity = num_ops / static_cast<double>(node.tensor_size);
     const double peak = sys.peak_perf_tflops * 1e12;
@@ -66,6 +69,7 @@ CompTime comp_time(const TimingModel& model, const TraceNode& node) {
     t.perf_flops = perf;
     t.memory_bound = perf < peak;
     t.ns = perf > 0 ? std::floor(num_ops / perf * 1e9) : 0.0;
+    if (node.exact_duration_ns >= 0) t.ns = node.exact_duration_ns;
     return t;
 }
 

@@ -11,8 +11,11 @@
 //   memory-bound when perf < peak; compute utilisation perf / peak, memory
 //   utilisation (perf / OI) / (local-mem-bw x 1e9).
 // COMP otherwise (roofline off, a CPU op, replay-only), and BROADCAST:
-//     duration_micros x 1000, or 1 when it is 0; dtcalc's own attribute
-//     dtcalc_duration_ns, when present, is the exact value of the same thing.
+//     duration_micros x 1000, or 1 when it is 0.
+// dtcalc's own attribute `dtcalc_duration_ns`, which dtcalc's exporter writes
+// (chakra/graph_export.h) and ASTRA-sim ignores, is the node's time when
+// present, whatever its kind (the roofline figures of a COMP node still come
+// from num_ops and tensor_size).
 // COMM_COLL on every NPU (no pg_name, "0", or a group listing all NPUs): the
 //   collective engine (collective/collective_cost.h) on the whole network with
 //   the system's per-dimension algorithms; an all-gather's comm_size is each
@@ -71,7 +74,7 @@ struct CompTime {
 /// COMP nodes (accelerator or CPU).
 CompTime comp_time(const TimingModel& model, const TraceNode& node);
 
-/// duration_micros x 1000 (or the exact attribute), 1 when zero.
+/// The exact attribute, else duration_micros x 1000, 1 when zero.
 double replay_time(const TraceNode& node);
 
 /// A collective over every NPU of the network.

@@ -320,20 +320,25 @@ private:
     void decode_node(std::string_view message, std::size_t offset) {
         TraceNode n;
         std::uint64_t signature = 0x0d0e;
-        bool has_type = false;
-        std::uint64_t type = 0;
+        std::uint64_t type = 0;  // absent: the proto3 default, INVALID_NODE
         const auto dep_start = out_.deps.size();
         ctrl_.clear();
         attrs_.clear();
         using N = Node;
+        // The signature hashes the node's bytes in runs, leaving out the name
+        // and the peer attributes.
+        const char* unhashed = message.data();
+        auto leave_out = [&](const Field& f) {
+            signature = hash_bytes(signature, std::string_view(unhashed, static_cast<std::size_t>(f.start - unhashed)));
+            unhashed = f.end;
+        };
         for_each_field(message, offset, "a Node", [&](const Field& f) {
-            bool hashed = true;
             switch (f.number) {
                 case N::kIdFieldNumber:
                     if (f.wire == kVarint) n.id = f.varint;
                     break;
                 case N::kNameFieldNumber:
-                    hashed = false;
+                    leave_out(f);
                     if (options_.names && f.wire == kLengthDelimited) {
                         n.name_begin = static_cast<std::uint32_t>(out_.text.size());
                         n.name_size = static_cast<std::uint32_t>(f.payload.size());
@@ -341,10 +346,7 @@ private:
                     }
                     break;
                 case N::kTypeFieldNumber:
-                    if (f.wire == kVarint) {
-                        type = f.varint;
-                        has_type = true;
-                    }
+                    if (f.wire == kVarint) type = f.varint;
                     break;
                 case N::kDataDepsFieldNumber: append_ids(f, out_.deps, offset); break;
                 case N::kCtrlDepsFieldNumber: append_ids(f, ctrl_, offset); break;
@@ -362,15 +364,14 @@ private:
                             a.has_value = true;
                         }
                     });
-                    if (a.name == "comm_src" || a.name == "comm_dst" || a.name == "pg_name") hashed = false;
+                    if (a.name == "comm_src" || a.name == "comm_dst" || a.name == "pg_name") leave_out(f);
                     attrs_.push_back(a);
                     break;
                 }
                 default: break;
             }
-            if (hashed) signature = hash_bytes(signature, std::string_view(f.start, static_cast<std::size_t>(f.end - f.start)));
         });
-        if (!has_type) fail_node(n.id, "has no type");
+        signature = hash_bytes(signature, std::string_view(unhashed, static_cast<std::size_t>(message.data() + message.size() - unhashed)));
         if (type > static_cast<std::uint64_t>(NodeKind::Collective))
             fail_node(n.id, "unknown node type " + std::to_string(type) +
                                 " (expected 0-7: INVALID_NODE, METADATA_NODE, MEM_LOAD_NODE, MEM_STORE_NODE, "
@@ -539,18 +540,22 @@ RankTrace decode_rank_trace(std::string_view bytes, const std::string& file, int
     return Decoder(bytes, file, rank, options).run();
 }
 
-RankTrace read_rank_trace(const std::string& file, int rank, const DecodeOptions& options) {
+RankTrace read_rank_trace(const std::string& file, int rank, const DecodeOptions& options, std::string& buffer) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw InputError({file, 0, 0, ""}, "cannot read the file");
-    std::string bytes;
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
     if (size < 0) throw InputError({file, 0, 0, ""}, "cannot read the file");
-    bytes.resize(static_cast<std::size_t>(size));
+    buffer.resize(static_cast<std::size_t>(size));
     in.seekg(0, std::ios::beg);
-    in.read(bytes.data(), size);
+    in.read(buffer.data(), size);
     if (!in) throw InputError({file, 0, 0, ""}, "cannot read the file");
-    return decode_rank_trace(bytes, file, rank, options);
+    return decode_rank_trace(buffer, file, rank, options);
+}
+
+RankTrace read_rank_trace(const std::string& file, int rank, const DecodeOptions& options) {
+    std::string buffer;
+    return read_rank_trace(file, rank, options, buffer);
 }
 
 }  // namespace dtcalc::chakra

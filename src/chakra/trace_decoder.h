@@ -114,5 +114,7 @@ RankTrace decode_rank_trace(std::string_view bytes, const std::string& file, int
 
 /// Reads and decodes a file; throws InputError when it cannot be read.
 RankTrace read_rank_trace(const std::string& file, int rank, const DecodeOptions& options);
+/// The same, reading into `buffer` (reused across calls: no fresh memory per file).
+RankTrace read_rank_trace(const std::string& file, int rank, const DecodeOptions& options, std::string& buffer);
 
 }  // namespace dtcalc::chakra

@@ -86,6 +86,7 @@ private:
 
     // The time of comm node `n` of `rank` whose peer (or group) is `peer`.
     double comm_time(int rank, const TraceNode& n, std::int32_t peer) {
+        if (n.exact_duration_ns >= 0 && n.kind != NodeKind::Recv) return n.exact_duration_ns;
         const std::string& file = file_of(rank);
         switch (n.kind) {
             case NodeKind::Send: {
@@ -320,118 +321,126 @@ private:
         g.role_npus.assign(static_cast<std::size_t>(roles_), 0);
         for (int role : role_of_rank_) ++g.role_npus[static_cast<std::size_t>(role)];
         g.rank_role = role_of_rank_;
-        const int everyone = g.add_group(whole_network_group(*model_.network));
+        everyone_ = g.add_group(whole_network_group(*model_.network));
         out_.role_ops.push_back(0);
         out_.invalid_nodes.assign(static_cast<std::size_t>(roles_), 0);
-        std::map<std::vector<int>, int> make_up_ids;
-        std::map<std::tuple<int, int>, int> sync_ids;     // (make-up, k) -> sync id
-        std::vector<std::vector<int>> sync_roles;          // sync id -> roles seen
-        std::vector<std::pair<int, std::uint32_t>> sync_first;  // sync id -> (rank, node) for messages
-        std::vector<std::vector<int>> sync_make_up;
         for (int role = 0; role < roles_; ++role) {
-            const int rank = out_.representative[static_cast<std::size_t>(role)];
-            const int shape_index = out_.traces.shape_of_rank[static_cast<std::size_t>(rank)];
-            const RankTrace& shape = out_.traces.shapes[static_cast<std::size_t>(shape_index)];
-            const ShapeIndex& index = shapes_[static_cast<std::size_t>(shape_index)];
-            const auto& resolved = peers_[static_cast<std::size_t>(rank)];
-            std::vector<std::int32_t> peer_of(shape.nodes.size(), 0);
-            for (std::size_t j = 0; j < index.comm.size(); ++j) peer_of[index.comm[j]] = resolved[j];
-            std::vector<int> op_of(shape.nodes.size(), -1);
-            std::map<int, int> occurrences;
-            // First pass: op indices in id order.
-            int next_op = static_cast<int>(g.ops.size());
-            for (const auto& [id, node] : index.by_id)
-                if (!is_contracted(shape.nodes[node].kind)) op_of[node] = next_op++;
-            std::unordered_map<std::uint32_t, std::vector<int>> through;  // contracted node -> ops it stands for
-            std::vector<int> deps;
-            for (const auto& [id, node_index] : index.by_id) {
-                const TraceNode& n = shape.nodes[node_index];
-                if (is_contracted(n.kind)) {
-                    if (n.kind == NodeKind::Invalid) ++out_.invalid_nodes[static_cast<std::size_t>(role)];
-                    continue;
-                }
-                deps.clear();
-                for (std::uint32_t k = n.dep_begin; k < n.dep_begin + n.dep_count; ++k)
-                    add_dependency(shape, index, op_of, through, index.node_of(shape.deps[k]), deps);
-                std::sort(deps.begin(), deps.end());
-                deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-                Op op;
-                op.role = role;
-                TraceOp info;
-                info.shape = shape_index;
-                info.node = node_index;
-                info.op_class = OpClass::Comm;
-                switch (n.kind) {
-                    case NodeKind::Comp: {
-                        op.kind = OpKind::Compute;
-                        op.host = n.is_cpu_op;
-                        info.compute = comp_time(model_, n);
-                        info.op_class = n.is_cpu_op ? OpClass::Cpu : OpClass::Gpu;
-                        op.duration_ns = info.compute.ns;
-                        op.flops = static_cast<double>(n.num_ops);
-                        op.bytes = static_cast<double>(n.tensor_size);
-                        break;
-                    }
-                    case NodeKind::MemLoad:
-                    case NodeKind::MemStore:
-                        op.kind = OpKind::Memory;
-                        info.op_class = OpClass::RemoteMemory;
-                        op.bytes = static_cast<double>(n.tensor_size);
-                        op.duration_ns = memory_time(model_, n.tensor_size);
-                        break;
-                    case NodeKind::Send:
-                    case NodeKind::Recv: {
-                        const std::int32_t peer = peer_of[node_index];
-                        op.kind = n.kind == NodeKind::Send ? OpKind::Send : OpKind::Recv;
-                        op.peer_role = role_of_rank_[static_cast<std::size_t>(peer)];
-                        op.tag = message_tag(n.comm_tag, n.comm_size);
-                        op.comm_bytes = n.comm_size;
-                        op.group = everyone;
-                        op.duration_ns = comm_time(rank, n, peer);
-                        break;
-                    }
-                    case NodeKind::Collective: {
-                        const std::int32_t group = peer_of[node_index];
-                        op.kind = OpKind::Collective;
-                        op.group = everyone;
-                        op.collective = collective_kind(static_cast<CommType>(n.comm_type));
-                        const std::uint64_t members =
-                            group == kAllNpus ? static_cast<std::uint64_t>(out_.traces.npus)
-                                              : groups_.groups[static_cast<std::size_t>(group)].second.size();
-                        op.comm_bytes = n.comm_type == static_cast<int>(CommType::AllGather) ? n.comm_size * members : n.comm_size;
-                        op.duration_ns = comm_time(rank, n, group);
-                        std::vector<int> make_up = member_roles(group);
-                        if (std::any_of(make_up.begin(), make_up.end(), [&](int r) { return r != role; })) {
-                            const int m = make_up_ids.try_emplace(make_up, static_cast<int>(make_up_ids.size())).first->second;
-                            const int k = occurrences[m]++;
-                            auto [it, added] = sync_ids.try_emplace({m, k}, static_cast<int>(sync_roles.size()));
-                            if (added) {
-                                sync_roles.emplace_back();
-                                sync_first.emplace_back(rank, node_index);
-                                make_up.erase(std::unique(make_up.begin(), make_up.end()), make_up.end());
-                                sync_make_up.push_back(make_up);
-                            }
-                            op.sync = it->second;
-                            sync_roles[static_cast<std::size_t>(op.sync)].push_back(role);
-                        }
-                        break;
-                    }
-                    default: break;
-                }
-                op.name = g.intern_name(n.name_size > 0 ? std::string(shape.node_name(n)) : "node " + std::to_string(n.id));
-                g.add(op, deps);
-                out_.ops.push_back(info);
-            }
+            add_role(role);
             out_.role_ops.push_back(static_cast<std::uint32_t>(g.ops.size()));
         }
-        for (std::size_t s = 0; s < sync_roles.size(); ++s) {
-            if (sync_roles[s] == sync_make_up[s]) continue;
-            const auto [rank, node] = sync_first[s];
+        check_sync_counterparts();
+    }
+
+    // The representative's nodes as ops, in increasing id.
+    void add_role(int role) {
+        WorkloadGraph& g = out_.graph;
+        const int rank = out_.representative[static_cast<std::size_t>(role)];
+        const int shape_index = out_.traces.shape_of_rank[static_cast<std::size_t>(rank)];
+        const RankTrace& shape = out_.traces.shapes[static_cast<std::size_t>(shape_index)];
+        const ShapeIndex& index = shapes_[static_cast<std::size_t>(shape_index)];
+        const auto& resolved = peers_[static_cast<std::size_t>(rank)];
+        std::vector<std::int32_t> peer_of(shape.nodes.size(), 0);
+        for (std::size_t j = 0; j < index.comm.size(); ++j) peer_of[index.comm[j]] = resolved[j];
+        std::vector<int> op_of(shape.nodes.size(), -1);
+        int next_op = static_cast<int>(g.ops.size());
+        for (const auto& [id, node] : index.by_id)
+            if (!is_contracted(shape.nodes[node].kind)) op_of[node] = next_op++;
+        occurrences_.clear();
+        std::unordered_map<std::uint32_t, std::vector<int>> through;  // left-out node -> the ops it stands for
+        std::vector<int> deps;
+        for (const auto& [id, node_index] : index.by_id) {
+            const TraceNode& n = shape.nodes[node_index];
+            if (is_contracted(n.kind)) {
+                if (n.kind == NodeKind::Invalid) ++out_.invalid_nodes[static_cast<std::size_t>(role)];
+                continue;
+            }
+            deps.clear();
+            for (std::uint32_t k = n.dep_begin; k < n.dep_begin + n.dep_count; ++k)
+                add_dependency(shape, index, op_of, through, index.node_of(shape.deps[k]), deps);
+            std::sort(deps.begin(), deps.end());
+            deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+            TraceOp info;
+            info.shape = shape_index;
+            info.node = node_index;
+            Op op = make_op(role, rank, n, peer_of[node_index], info);
+            op.name = g.intern_name(n.name_size > 0 ? std::string(shape.node_name(n)) : "node " + std::to_string(n.id));
+            g.add(op, deps);
+            out_.ops.push_back(info);
+        }
+    }
+
+    Op make_op(int role, int rank, const TraceNode& n, std::int32_t peer, TraceOp& info) {
+        Op op;
+        op.role = role;
+        info.op_class = OpClass::Comm;
+        switch (n.kind) {
+            case NodeKind::Comp:
+                op.kind = OpKind::Compute;
+                op.host = n.is_cpu_op;
+                info.compute = comp_time(model_, n);
+                info.op_class = n.is_cpu_op ? OpClass::Cpu : OpClass::Gpu;
+                op.duration_ns = info.compute.ns;
+                op.flops = static_cast<double>(n.num_ops);
+                op.bytes = static_cast<double>(n.tensor_size);
+                break;
+            case NodeKind::MemLoad:
+            case NodeKind::MemStore:
+                op.kind = OpKind::Memory;
+                info.op_class = OpClass::RemoteMemory;
+                op.bytes = static_cast<double>(n.tensor_size);
+                op.duration_ns = n.exact_duration_ns >= 0 ? n.exact_duration_ns : memory_time(model_, n.tensor_size);
+                break;
+            case NodeKind::Send:
+            case NodeKind::Recv:
+                op.kind = n.kind == NodeKind::Send ? OpKind::Send : OpKind::Recv;
+                op.peer_role = role_of_rank_[static_cast<std::size_t>(peer)];
+                op.tag = message_tag(n.comm_tag, n.comm_size);
+                op.comm_bytes = n.comm_size;
+                op.group = everyone_;
+                op.duration_ns = comm_time(rank, n, peer);
+                break;
+            case NodeKind::Collective: {
+                op.kind = OpKind::Collective;
+                op.group = everyone_;
+                op.collective = collective_kind(static_cast<CommType>(n.comm_type));
+                const std::uint64_t members = peer == kAllNpus
+                                                  ? static_cast<std::uint64_t>(out_.traces.npus)
+                                                  : groups_.groups[static_cast<std::size_t>(peer)].second.size();
+                op.comm_bytes =
+                    n.comm_type == static_cast<int>(CommType::AllGather) ? n.comm_size * members : n.comm_size;
+                op.duration_ns = comm_time(rank, n, peer);
+                op.sync = sync_for(role, rank, peer, info.node);
+                break;
+            }
+            default: break;
+        }
+        return op;
+    }
+
+    // A collective whose group holds other roles: the k-th over groups of
+    // this make-up in every role of it. -1 when the group is all this role.
+    int sync_for(int role, int rank, std::int32_t group, std::uint32_t node) {
+        std::vector<int> make_up = member_roles(group);
+        if (std::all_of(make_up.begin(), make_up.end(), [&](int r) { return r == role; })) return -1;
+        const int m = make_up_ids_.try_emplace(make_up, static_cast<int>(make_up_ids_.size())).first->second;
+        const int k = occurrences_[m]++;
+        auto [it, added] = sync_ids_.try_emplace({m, k}, static_cast<int>(syncs_.size()));
+        if (added) {
+            make_up.erase(std::unique(make_up.begin(), make_up.end()), make_up.end());
+            syncs_.push_back({std::move(make_up), {}, rank, node});
+        }
+        syncs_[static_cast<std::size_t>(it->second)].roles.push_back(role);
+        return it->second;
+    }
+
+    void check_sync_counterparts() const {
+        for (const Sync& s : syncs_) {
+            if (s.roles == s.make_up) continue;
             int missing = -1;
-            for (int r : sync_make_up[s])
-                if (std::find(sync_roles[s].begin(), sync_roles[s].end(), r) == sync_roles[s].end()) missing = r;
-            const int other = missing >= 0 ? out_.representative[static_cast<std::size_t>(missing)] : rank;
-            fail_node(file_of(rank), shape_of(rank).nodes[node],
+            for (int r : s.make_up)
+                if (std::find(s.roles.begin(), s.roles.end(), r) == s.roles.end()) missing = r;
+            const int other = missing >= 0 ? out_.representative[static_cast<std::size_t>(missing)] : s.rank;
+            fail_node(file_of(s.rank), shape_of(s.rank).nodes[s.node],
                       "this collective has no counterpart in " + file_of(other) +
                           " (the NPUs of a communicator must issue the same collectives on it, in the same order)");
         }
@@ -479,6 +488,17 @@ private:
     std::map<std::pair<std::int32_t, std::uint64_t>, double> all_cache_;
     std::map<std::tuple<std::int32_t, std::uint64_t, std::int32_t, int>, double> group_cache_;
     std::map<std::pair<std::int64_t, std::uint64_t>, int> tags_;
+    int everyone_ = 0;  // the whole-network group of the graph
+    struct Sync {
+        std::vector<int> make_up;  // distinct roles of the group
+        std::vector<int> roles;    // roles that issued it
+        int rank = 0;              // where it was first seen, for messages
+        std::uint32_t node = 0;
+    };
+    std::map<std::vector<int>, int> make_up_ids_;
+    std::map<std::tuple<int, int>, int> sync_ids_;  // (make-up, k) -> index into syncs_
+    std::vector<Sync> syncs_;
+    std::map<int, int> occurrences_;  // per make-up, in the role being built
 };
 
 }  // namespace

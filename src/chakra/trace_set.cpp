@@ -48,6 +48,39 @@ void check_files_exist(const std::string& prefix, long long npus) {
     throw InputError({first, 0, 0, ""}, message);
 }
 
+// Calls work(i, buffer) for i in [0, count) on `threads` threads; an exception is
+// recorded under its index, and indices above the lowest failing one are skipped.
+template <class F>
+void run_parallel(long long count, int threads, F&& work, std::map<long long, std::exception_ptr>& failures,
+                  std::mutex& lock) {
+    std::atomic<long long> next{0};
+    std::atomic<long long> first_failure{count};
+    auto loop = [&] {
+        std::string buffer;  // this thread's file buffer
+        for (;;) {
+            const long long i = next.fetch_add(1);
+            if (i >= count || i > first_failure.load()) return;
+            try {
+                work(i, buffer);
+            } catch (...) {
+                const std::lock_guard<std::mutex> guard(lock);
+                failures.emplace(i, std::current_exception());
+                long long seen = first_failure.load();
+                while (i < seen && !first_failure.compare_exchange_weak(seen, i)) {
+                }
+            }
+        }
+    };
+    threads = static_cast<int>(std::min<long long>(std::max(threads, 1), count));
+    if (threads <= 1) {
+        loop();
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(loop);
+    for (std::thread& t : pool) t.join();
+}
+
 class Merger {
 public:
     explicit Merger(TraceSet& set) : set_(set) {}
@@ -92,6 +125,16 @@ public:
         }
         set_.shapes = std::move(sorted);
         for (int& s : set_.shape_of_rank) s = new_index[static_cast<std::size_t>(s)];
+        // pg names in sorted order, whatever order the files were read in.
+        std::vector<std::string> names = set_.pg_names;
+        std::sort(names.begin(), names.end());
+        std::vector<std::int32_t> renumber(names.size());
+        for (std::size_t i = 0; i < set_.pg_names.size(); ++i)
+            renumber[i] = static_cast<std::int32_t>(std::lower_bound(names.begin(), names.end(), set_.pg_names[i]) - names.begin());
+        for (auto& rank : set_.peers)
+            for (PeerFields& p : rank)
+                if (p.pg >= 0) p.pg = renumber[static_cast<std::size_t>(p.pg)];
+        set_.pg_names = std::move(names);
     }
 
 private:
@@ -131,37 +174,26 @@ TraceSet load_trace_set(const std::string& prefix, long long npus, const DecodeO
     Merger merger(set);
 
     if (threads <= 0) threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
-    threads = static_cast<int>(std::min<long long>(threads, npus));
-    std::atomic<long long> next{0};
-    std::atomic<long long> first_failure{npus};
+    // Pass 1: every file, without names and tensor lists (the shape does not
+    // depend on them). Pass 2: the one kept file per shape, in full.
+    DecodeOptions light;
+    light.tensors = false;
+    light.names = false;
     std::mutex lock;
     std::map<long long, std::exception_ptr> failures;
-    auto work = [&] {
-        for (;;) {
-            const long long rank = next.fetch_add(1);
-            if (rank >= npus || rank > first_failure.load()) return;
-            try {
-                RankTrace trace = read_rank_trace(rank_file(prefix, rank), static_cast<int>(rank), options);
-                const std::lock_guard<std::mutex> guard(lock);
-                merger.add(std::move(trace));
-            } catch (...) {
-                const std::lock_guard<std::mutex> guard(lock);
-                failures.emplace(rank, std::current_exception());
-                long long seen = first_failure.load();
-                while (rank < seen && !first_failure.compare_exchange_weak(seen, rank)) {
-                }
-            }
-        }
-    };
-    if (threads <= 1) {
-        work();
-    } else {
-        std::vector<std::thread> pool;
-        for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-        for (std::thread& t : pool) t.join();
-    }
+    run_parallel(npus, threads, [&](long long rank, std::string& buffer) {
+        RankTrace trace = read_rank_trace(rank_file(prefix, rank), static_cast<int>(rank), light, buffer);
+        const std::lock_guard<std::mutex> guard(lock);
+        merger.add(std::move(trace));
+    }, failures, lock);
     if (!failures.empty()) std::rethrow_exception(failures.begin()->second);
     merger.finish();
+    const long long shapes = static_cast<long long>(set.shapes.size());
+    run_parallel(shapes, threads, [&](long long s, std::string& buffer) {
+        RankTrace& kept = set.shapes[static_cast<std::size_t>(s)];
+        kept = read_rank_trace(kept.file, kept.rank, options, buffer);
+    }, failures, lock);
+    if (!failures.empty()) std::rethrow_exception(failures.begin()->second);
     return set;
 }
 

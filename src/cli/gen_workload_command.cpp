@@ -132,8 +132,8 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
     if (sys) {
         const std::int64_t total = sys->network.total_npus();
         if (o.npus != 0 && o.npus != total)
-            throw InputError({"--npus", 0, 0, ""}, std::to_string(o.npus) + " NPUs, but the network has " +
-                                                       std::to_string(total) + " (leave --npus out to use them all)");
+            throw InputError({"--npus", 0, 0, ""}, std::to_string(o.npus) + ", but the network has " + std::to_string(total) +
+                                                       " NPUs (leave --npus out to use them all)");
         plan.npus = total;
     } else {
         if (o.npus == 0) throw InputError({"--npus", 0, 0, ""}, "missing: how many NPUs (or give a system with --preset)");

@@ -10,8 +10,11 @@
 #include "cli/gen_workload_command.h"
 #include "cli/run_command.h"
 #include "cli/predict_command.h"
+#include "cli/sweep_command.h"
 #include "cli/list_command.h"
 #include "cli/astra_command.h"
+#include "cli/export_chakra_command.h"
+#include "cli/validate_command.h"
 #include "core/error.h"
 
 int main(int argc, char** argv) {
@@ -24,9 +27,12 @@ int main(int argc, char** argv) {
     dtcalc::cli::setup_run_command(app, preset_dirs);
     const std::vector<std::string> model_dirs = dtcalc::cli::model_search_dirs(argc > 0 ? argv[0] : "dtcalc");
     dtcalc::cli::setup_predict_command(app, preset_dirs, model_dirs);
+    dtcalc::cli::setup_sweep_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_list_command(app, preset_dirs, model_dirs);
+    dtcalc::cli::setup_export_chakra_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
     dtcalc::cli::setup_astra_command(app, preset_dirs);
+    dtcalc::cli::setup_validate_command(app, preset_dirs, model_dirs);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -41,6 +47,8 @@ int main(int argc, char** argv) {
     } catch (const dtcalc::InputError& e) {
         std::cerr << "dtcalc: error: " << e.what() << "\n";
         return 2;
+    } catch (const dtcalc::cli::ExitStatus& e) {
+        return e.code;
     }
     return 0;
 }

@@ -20,7 +20,7 @@ void ring(CollectiveKind kind, int p, std::uint64_t d, AlgorithmSteps& out) {
             break;
         case CollectiveKind::ReduceScatter: out.runs.push_back({p - 1, block, 1, 1, true}); break;
         case CollectiveKind::AllGather: out.runs.push_back({p - 1, block, 1, 1, false}); break;
-        case CollectiveKind::AllToAll: out.runs.push_back({p * (p - 1) / 2, block, 1, 1, false}); break;
+        case CollectiveKind::AllToAll: out.runs.push_back({static_cast<long long>(p) * (p - 1) / 2, block, 1, 1, false}); break;
         case CollectiveKind::SendRecv: out.runs.push_back({1, d, 1, 1, false}); break;
     }
 }
@@ -84,8 +84,8 @@ void double_binary_tree(CollectiveKind kind, int p, std::uint64_t d, AlgorithmSt
 
 }  // namespace
 
-int AlgorithmSteps::total_steps() const {
-    int n = 0;
+long long AlgorithmSteps::total_steps() const {
+    long long n = 0;
     for (const StepRun& r : runs) n += r.count;
     return n;
 }

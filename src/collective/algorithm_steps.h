@@ -33,7 +33,7 @@
 namespace dtcalc {
 
 struct StepRun {
-    int count;                   ///< identical steps, one after another
+    long long count;             ///< identical steps, one after another (p(p-1)/2 needs 64 bits)
     std::uint64_t message_bytes; ///< bytes per message
     int peer_distance;           ///< farthest peer in a step, in group positions
     int messages_per_step;       ///< messages an NPU sends at once in a step
@@ -60,7 +60,7 @@ private:
 
 struct AlgorithmSteps {
     StepRuns runs;
-    int total_steps() const;
+    long long total_steps() const;
 };
 
 /// Throws std::invalid_argument for a combination that does not exist

@@ -39,7 +39,7 @@ struct PhaseBreakdown {
     CollectiveKind kind = CollectiveKind::AllReduce;
     AlgorithmChoice algorithm;
     int npus = 1;
-    int steps = 0;
+    long long steps = 0;
     std::uint64_t bytes_per_step = 0;  ///< largest message of the phase
     // Per chunk, for one pass of this phase:
     double latency_ns = 0;    ///< hops x latency, summed over steps

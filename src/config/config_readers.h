@@ -12,6 +12,11 @@ ConfigValue read_toml_file(const std::string& path);
 ConfigValue read_json_file(const std::string& path);
 ConfigValue read_yaml_file(const std::string& path);
 
+/// The same from text held in memory; `source_name` stands for the file in
+/// error messages (a C ABI or Python caller's string).
+ConfigValue parse_toml_text(const std::string& text, const std::string& source_name);
+ConfigValue parse_json_text(const std::string& text, const std::string& source_name);
+
 /// The whole file as text; throws when it cannot be read, is empty or holds NUL bytes.
 std::string read_text_file(const std::string& path);
 

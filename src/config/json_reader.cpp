@@ -65,8 +65,9 @@ ConfigValue convert(const nlohmann::json& node, const std::string& file, const s
 
 }  // namespace
 
-ConfigValue read_json_file(const std::string& path) {
-    const std::string text = read_text_file(path);
+ConfigValue read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
+
+ConfigValue parse_json_text(const std::string& text, const std::string& path) {
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(text);

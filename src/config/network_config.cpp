@@ -31,6 +31,7 @@ Network network_from_config(const ConfigValue& table) {
     bool grids = false;
     for (const ConfigValue& t : topologies) {
         const auto topology = t.type == ConfigValue::Type::String ? parse_topology(t.text) : std::nullopt;
+        if (t.type == ConfigValue::Type::String && !topology) fail_at(t, unknown_topology_message(t.text));
         const int span = topology ? topology_axes(*topology) : 1;
         grids = grids || span > 1;
         axes += static_cast<std::size_t>(span);

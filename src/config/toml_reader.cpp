@@ -44,8 +44,9 @@ ConfigValue convert(const toml::node& node, const std::string& file, const std::
 
 }  // namespace
 
-ConfigValue read_toml_file(const std::string& path) {
-    const std::string text = read_text_file(path);
+ConfigValue read_toml_file(const std::string& path) { return parse_toml_text(read_text_file(path), path); }
+
+ConfigValue parse_toml_text(const std::string& text, const std::string& path) {
     toml::table table;
     try {
         table = toml::parse(text, path);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 
 namespace dtcalc {
@@ -31,10 +33,11 @@ void validate_systolic_array(const SystolicArray& a, const std::string& source) 
     if (a.rows < 1 || a.cols < 1 || a.rows > 65536 || a.cols > 65536)
         throw InputError({source, 0, 0, ""}, "array rows and columns must be 1 to 65536 (got " + std::to_string(a.rows) +
                                                  "x" + std::to_string(a.cols) + ")");
-    if (!(a.dram_words_per_cycle > 0) || !std::isfinite(a.dram_words_per_cycle))
-        throw InputError({"--dram-bw", 0, 0, ""}, "must be > 0 words per cycle");
-    if (!(a.clock_ghz > 0) || !std::isfinite(a.clock_ghz))
-        throw InputError({"--clock-ghz", 0, 0, ""}, "must be > 0");
+    if (!(a.dram_words_per_cycle >= 1e-6 && a.dram_words_per_cycle <= 1e9))
+        throw InputError({"--dram-bw", 0, 0, ""},
+                         "expected 1e-6 to 1e9 words per cycle, got " + fmt::format("{}", a.dram_words_per_cycle));
+    if (!(a.clock_ghz >= 1e-6 && a.clock_ghz <= 1e6))
+        throw InputError({"--clock-ghz", 0, 0, ""}, "expected 1e-6 to 1e6 GHz, got " + fmt::format("{}", a.clock_ghz));
 }
 
 namespace {

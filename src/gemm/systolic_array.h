@@ -104,8 +104,9 @@ struct SystolicCost {
 /// array (rows, cols, bandwidth, clock > 0; see validate_systolic_array).
 SystolicCost systolic_gemm_cost(const SystolicArray& array, const GemmShape& gemm, int word_bytes);
 
-/// Throws InputError naming `source` (e.g. "--array") for a zero or negative
-/// dimension, bandwidth or clock, or an array over 65536 on a side.
+/// Throws InputError naming `source` (e.g. "--array") for a side outside 1 to
+/// 65536, and naming --dram-bw or --clock-ghz for a bandwidth outside 1e-6 to
+/// 1e9 words per cycle or a clock outside 1e-6 to 1e6 GHz (NaN included).
 void validate_systolic_array(const SystolicArray& array, const std::string& source);
 
 }  // namespace dtcalc

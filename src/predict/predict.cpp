@@ -54,26 +54,31 @@ PredictResult predict(const PredictInputs& in) {
     r.exposed_comm_ns = role.exposed_comm_ns;
     r.bubble_ns = worst_bubble(r.step, r.schedule);
 
+    complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
+    return r;
+}
+
+void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const TrainingDevice& device,
+                         double memory_limit_bytes, PredictResult& r) {
     const double seconds = r.iteration_ns * 1e-9;
-    const double seq = in.plan.sequence(in.model);
-    const double batch = static_cast<double>(in.plan.global_batch());
-    r.model_flops = model_flops_per_iteration(in.model, batch, seq);
+    const double seq = plan.sequence(model);
+    const double batch = static_cast<double>(plan.global_batch());
+    r.model_flops = model_flops_per_iteration(model, batch, seq);
     if (seconds > 0) {
         r.tokens_per_s = batch * seq / seconds;
         r.tokens_per_s_per_gpu = r.tokens_per_s / r.npus;
         r.model_tflops_per_gpu = r.model_flops / seconds / r.npus / 1e12;
-        r.mfu = r.model_tflops_per_gpu / in.device.peak_tflops(in.plan.precision);
+        r.mfu = r.model_tflops_per_gpu / device.peak_tflops(plan.precision);
     }
 
-    r.memory = peak_memory(in.model, in.plan);
-    r.memory_limit_bytes = in.memory_limit_bytes > 0 ? in.memory_limit_bytes : in.device.hbm_capacity_bytes;
+    r.memory = peak_memory(model, plan);
+    r.memory_limit_bytes = memory_limit_bytes > 0 ? memory_limit_bytes : device.hbm_capacity_bytes;
     r.feasible = true;
     if (r.memory_limit_bytes > 0 && r.memory.breakdown.total() > r.memory_limit_bytes) {
         r.feasible = false;
         r.infeasible_reasons.push_back("stage " + std::to_string(r.memory.stage) + " needs " +
                                        gib(r.memory.breakdown.total()) + " but the limit is " + gib(r.memory_limit_bytes));
     }
-    return r;
 }
 
 IterationReport predict_iteration_report(const PredictResult& result) {

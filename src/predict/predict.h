@@ -58,6 +58,13 @@ struct PredictResult {
 /// infeasible.
 PredictResult predict(const PredictInputs& in);
 
+/// The headline numbers once `r` holds npus and the iteration's times
+/// (iteration, compute, communication, exposed, bubble): model FLOPs,
+/// throughput, MFU, peak memory and feasibility, as predict() derives them.
+/// For evaluators that time the iteration without a Schedule (sweep/step_replay.h).
+void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const TrainingDevice& device,
+                         double memory_limit_bytes, PredictResult& r);
+
 /// The report of the evaluated DAG (per-stage rows, critical path), for the
 /// writers shared with `run`.
 IterationReport predict_iteration_report(const PredictResult& result);

@@ -70,17 +70,22 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
         in.device.hbm_gbps = in.system.local_mem_bw_gbps;
     }
 
-    ParallelPlan& p = in.plan;
+    in.plan = resolve_plan(o, in.model, in.network.total_npus());
+    in.memory_limit_bytes = resolve_memory_limit(o);
+    return out;
+}
+
+ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long long npus) {
+    ParallelPlan p;
     p.tp = o.tp;
     p.pp = o.pp;
     p.cp = o.cp;
     p.ep = o.ep;
     p.vpp = o.vpp;
-    p.mbs = o.mbs ? *o.mbs : (in.model.kind == ModelKind::LayerList ? in.model.default_batch : 1);
+    p.mbs = o.mbs ? *o.mbs : (model.kind == ModelKind::LayerList ? model.default_batch : 1);
     p.zero = o.zero;
     p.sequence_parallel = o.sequence_parallel;
     p.tp_comm_overlap = o.tp_comm_overlap;
-    const long long npus = in.network.total_npus();
     const long long others = static_cast<long long>(p.tp) * p.pp * p.cp;
     p.dp = o.dp ? *o.dp : static_cast<int>(std::max<long long>(1, others > 0 ? npus / others : 1));
     if (o.gbs) p.gbs = *o.gbs;
@@ -99,12 +104,14 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     if (!order)
         throw InputError({"--order", 0, 0, ""}, "expected the five axes tp, cp, ep, dp, pp once each, innermost first, got '" + o.order + "'");
     p.order = *order;
-    if (!o.memory_limit.empty()) {
-        const auto bytes = parse_byte_size(o.memory_limit);
-        if (!bytes || *bytes == 0) throw InputError({"--memory-limit", 0, 0, ""}, "expected a size like 80GiB, got '" + o.memory_limit + "'");
-        in.memory_limit_bytes = static_cast<double>(*bytes);
-    }
-    return out;
+    return p;
+}
+
+double resolve_memory_limit(const PredictOptions& o) {
+    if (o.memory_limit.empty()) return 0;
+    const auto bytes = parse_byte_size(o.memory_limit);
+    if (!bytes || *bytes == 0) throw InputError({"--memory-limit", 0, 0, ""}, "expected a size like 80GiB, got '" + o.memory_limit + "'");
+    return static_cast<double>(*bytes);
 }
 
 }  // namespace dtcalc

@@ -38,4 +38,11 @@ struct ResolvedPrediction {
 ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::vector<std::string>& preset_dirs,
                                       const std::vector<std::string>& model_dirs);
 
+/// The plan part of `options` for `model` on `npus` NPUs (dp defaults to
+/// npus / (tp x pp x cp)); throws InputError naming the flag for a bad name.
+ParallelPlan resolve_plan(const PredictOptions& options, const ModelSpec& model, long long npus);
+
+/// --memory-limit in bytes, 0 when not given; throws InputError for a bad size.
+double resolve_memory_limit(const PredictOptions& options);
+
 }  // namespace dtcalc

@@ -3,10 +3,20 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <charconv>
+
 namespace dtcalc {
 namespace {
 
-std::string number(double v) { return fmt::format("{:.12g}", v); }
+// "{:.12g}", the same characters as fmt's: std::to_chars with general format
+// and precision 12 is printf's %.12g; it avoids fmt's slow path for precision
+// formatting (a sweep writes a dozen numbers per row).
+std::string number(double v) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 12);
+    if (ec != std::errc()) return fmt::format("{:.12g}", v);
+    return std::string(buffer, end);
+}
 
 std::string quoted(const std::string& s) {
     std::string out = "\"";

@@ -1,5 +1,6 @@
 #include "topology/collective_links.h"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -12,6 +13,9 @@
 namespace dtcalc {
 namespace {
 
+// About two seconds of routing at ~18 ns a message (bench/mesh_bench.cpp).
+constexpr std::int64_t kMaxRoutedMessages = 100'000'000;
+
 std::string where_on_grid(const GridPhase& g) {
     const std::string shape = grid_label(g.block.shape);
     if (g.axis < 0) return shape + ", whole grid";
@@ -20,6 +24,12 @@ std::string where_on_grid(const GridPhase& g) {
 
 void fill_links(PhaseLinks& out, const GridPhase& g, const GridTraffic& traffic, std::uint64_t bytes,
                 std::size_t top_links) {
+    const std::int64_t messages = message_count(traffic);
+    if (messages > kMaxRoutedMessages)
+        throw InputError({"--links", 0, 0, ""},
+                         "phase " + std::to_string(out.phase) + " sends " + std::to_string(messages) +
+                             " messages in one step, too many to route one by one (at most " +
+                             std::to_string(kMaxRoutedMessages) + "); its time comes from a closed form");
     const LinkLoads loads = route_traffic(traffic, g.block.latency_ns);
     out.messages = loads.flows;
     out.summary = loads.summary;
@@ -49,7 +59,10 @@ std::vector<PhaseLinks> collective_links(const Network& network, const SystemCon
 
     if (query.kind == CollectiveKind::SendRecv) {
         const PhaseBreakdown& p = result.phases.front();
-        PhaseLinks row{0, p.dimension, p.kind, p.algorithm};
+        PhaseLinks row;
+        row.dimension = p.dimension;
+        row.kind = p.kind;
+        row.algorithm = p.algorithm;
         row.steps = 1;
         row.message_bytes = query.bytes;
         if (const auto g = grid_phase(network, query.group, p.dimension, false)) {
@@ -75,7 +88,11 @@ std::vector<PhaseLinks> collective_links(const Network& network, const SystemCon
     }
     for (std::size_t i = 0; i < planned.size() && i < result.phases.size(); ++i) {
         const PlannedPhase& ph = planned[i];
-        PhaseLinks row{static_cast<int>(i), ph.dimension, ph.kind, ph.algorithm};
+        PhaseLinks row;
+        row.phase = static_cast<int>(i);
+        row.dimension = ph.dimension;
+        row.kind = ph.kind;
+        row.algorithm = ph.algorithm;
         const AlgorithmSteps steps = algorithm_steps(ph.kind, ph.algorithm.kind, ph.npus, ph.data_bytes);
         const auto g = grid_phase(network, query.group, ph.dimension, ph.algorithm.flat);
         if (!g) {

@@ -58,6 +58,24 @@ GridCoordinates box_member(const GridCoordinates& members, std::int64_t number) 
     return c;
 }
 
+std::int64_t message_count(const GridTraffic& traffic) {
+    const std::int64_t p = box_size(traffic.members);
+    const std::int64_t m = traffic.axis < 0 ? p : traffic.members[static_cast<std::size_t>(traffic.axis)];
+    const std::int64_t groups = p / m;
+    if (m <= 1) return 0;
+    switch (traffic.pattern) {
+        case TrafficPattern::RingNeighbour: return groups * m;
+        case TrafficPattern::AllPairs: return groups * m * (m - 1);
+        case TrafficPattern::XorPartner: {
+            std::int64_t n = 0;
+            for (std::int64_t i = 0; i < m; ++i) n += (i ^ traffic.distance) < m;
+            return groups * n;
+        }
+        case TrafficPattern::FirstToSecond: return 1;
+    }
+    return 0;
+}
+
 std::vector<GridCoordinates> ring_order(const GridCoordinates& members, int axes) {
     const std::vector<int> spanned = spanned_axes(members, axes);
     const std::int64_t p = box_size(members);

@@ -66,16 +66,15 @@ std::vector<GridCoordinates> ring_order(const GridCoordinates& members, int axes
 GridCoordinates box_member(const GridCoordinates& members, std::int64_t number);
 std::int64_t box_size(const GridCoordinates& members);
 
+/// Messages of one step, counted without generating them.
+std::int64_t message_count(const GridTraffic& traffic);
+
 /// Calls `flow(src, dst)` once per message of one step, as grid coordinates.
 template <class Flow>
 void for_each_flow(const GridTraffic& traffic, Flow&& flow);
 
-}  // namespace dtcalc
-
 // for_each_flow: the messages of one step, generated on the fly so that a
 // million of them need no storage.
-
-namespace dtcalc {
 namespace grid_traffic_detail {
 
 /// The 1-D pattern on positions 0..m-1: calls pair(i, j) for each message i -> j.

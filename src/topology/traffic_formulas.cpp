@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "topology/link_load.h"
+
 namespace dtcalc {
 namespace {
 
@@ -11,6 +13,18 @@ struct LineLoad {
 };
 
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// A torus axis partly in the group, where some routes wrap: one line's
+// m(m-1) messages routed (O(m^2), m members of the line, not of the grid).
+LineLoad routed_line_all_pairs(int m, int n) {
+    GridTraffic line;
+    line.shape = GridShape{GridKind::Torus, 2, {n, 1, 1}};
+    line.members = {m, 1, 1};
+    line.axis = 0;
+    line.pattern = TrafficPattern::AllPairs;
+    const TrafficSummary s = route_traffic(line, {1, 0, 0}).summary;
+    return LineLoad{s.max_link_messages[0], s.longest_route_hops[0]};
+}
 
 std::optional<LineLoad> line_formula(TrafficPattern pattern, int m, int n, bool wraps, std::int64_t distance) {
     if (m < 2) return LineLoad{};
@@ -26,7 +40,7 @@ std::optional<LineLoad> line_formula(TrafficPattern pattern, int m, int n, bool 
                 const std::int64_t k = n / 2;
                 return LineLoad{k * (k + 1) / 2, static_cast<int>(k)};
             }
-            if (wraps && 2 * (m - 1) >= n) return std::nullopt;
+            if (wraps && 2 * (m - 1) >= n) return routed_line_all_pairs(m, n);
             return LineLoad{half_down * half_up, m - 1};
         case TrafficPattern::XorPartner:
             if (!power_of_two(m) || !power_of_two(distance) || distance >= m) return std::nullopt;

@@ -21,7 +21,7 @@
 // (the half-way messages go forwards; backwards carries fewer). A torus axis
 // only partly in the group (m < n): RingNeighbour's way back is
 // min(m-1, n-m+1) hops; AllPairs is the mesh line's when 2(m-1) < n (no route
-// wraps), else there is no formula here.
+// wraps), else that one line's m(m-1) messages are routed (link_load.h).
 //
 // The whole box as one group (P members):
 //   AllPairs       each axis a carries its line's load times P/m_a: the part
@@ -35,7 +35,9 @@
 //                  1 hop per step for an even P (a Hamiltonian cycle), else
 //                  the snake's way back from (m_x-1, m_y-1, ...) to the origin.
 //
-// Returns nullopt where no formula applies (the caller routes every message).
+// Returns nullopt where no formula applies (the caller routes every message):
+// XorPartner over a group that is not a power of two, FirstToSecond over a
+// whole box.
 #include <optional>
 
 #include "topology/grid_traffic.h"

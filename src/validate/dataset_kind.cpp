@@ -3,20 +3,34 @@
 #include <array>
 
 #include "validate/astrasim_datasets.h"
+#include "validate/chakra_dataset.h"
 #include "validate/error_metrics.h"
 #include "validate/nccl_tests_dataset.h"
+#include "validate/training_dataset.h"
 
 namespace dtcalc {
 
-double ValidationCase::error() const { return relative_error(predicted_ns, measured_ns); }
+double ValidationCase::error() const { return relative_error(predicted, measured); }
+
+const std::string& DatasetSpec::input(std::string_view key) const {
+    for (const auto& [name, path] : inputs)
+        if (name == key) return path;
+    InputLocation at = where;
+    at.key = "inputs." + std::string(key);
+    throw InputError(at, "missing: dataset kind '" + kind + "' needs this input file");
+}
 
 std::span<const DatasetKind> dataset_kinds() {
-    static constexpr std::array<DatasetKind, 3> kinds{{
-        {"nccl-tests", "nccl-tests results (collective, GPUs, nodes, size, time) against a preset", &run_nccl_tests_dataset},
+    static constexpr std::array<DatasetKind, 5> kinds{{
+        {"nccl-tests", "nccl-tests results (collective, GPUs, nodes, size, time) against a preset",
+         &run_nccl_tests_dataset},
         {"astrasim-hgx", "ASTRA-sim's HGX-H100 validation points, ASTRA-sim's prediction beside dtcalc's",
          &run_astrasim_hgx_dataset},
         {"astrasim-reference", "ASTRA-sim 2.0 analytical outputs on their own inputs, both backends",
          &run_astrasim_reference_dataset},
+        {"training", "published training throughputs through predict", &run_training_dataset},
+        {"chakra-astrasim", "a Chakra trace run like dtcalc astra, against ASTRA-sim's per-NPU output",
+         &run_chakra_dataset},
     }};
     return kinds;
 }

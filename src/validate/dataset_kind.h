@@ -7,7 +7,10 @@
 // Kinds now: "nccl-tests" (nccl-tests tables: collective, GPUs, nodes, size,
 // time; the `nccl` model through a preset), "astrasim-hgx" (ASTRA-sim's
 // HGX-H100 validation points, with ASTRA-sim's own prediction beside ours),
-// "astrasim-reference" (ASTRA-sim 2.0 analytical outputs, both backends).
+// "astrasim-reference" (ASTRA-sim 2.0 analytical outputs, both backends),
+// "training" (published training throughputs through `predict`),
+// "chakra-astrasim" (a Chakra trace run like `dtcalc astra`, against ASTRA-sim's
+// per-NPU output).
 #include <optional>
 #include <span>
 #include <string>
@@ -19,16 +22,17 @@
 
 namespace dtcalc {
 
-/// One row of a dataset with its prediction. Times in ns.
+/// One row of a dataset with its prediction, in the row's unit (times in us).
 struct ValidationCase {
     std::string dataset;
     std::string group;   ///< e.g. "all-reduce/8gpu/1node"
     std::string label;   ///< the row for a person, e.g. "32 MiB"
     std::string source;  ///< where the measurement comes from (URL, file row)
-    double x = 0;        ///< what the plots put on the x axis (bytes)
-    double measured_ns = 0;
-    double predicted_ns = 0;
-    std::optional<double> reference_ns;  ///< another model's prediction of the same row
+    double x = 0;        ///< what the plots put on the x axis (bytes, GPUs, ...)
+    double measured = 0;
+    double predicted = 0;
+    std::string unit = "us";          ///< of measured, predicted and reference
+    std::optional<double> reference;  ///< another model's prediction of the same row
     std::string model;                   ///< what dtcalc chose, e.g. "nvls/Simple"
 
     double error() const;  ///< |predicted / measured - 1|
@@ -36,7 +40,8 @@ struct ValidationCase {
 
 struct DatasetResult {
     std::vector<ValidationCase> cases;
-    std::string reference_name;                                   ///< who made reference_ns, e.g. "ASTRA-sim"
+    std::string reference_name;                                   ///< who made reference, e.g. "ASTRA-sim"
+    std::string x_label = "size (bytes)";                         ///< the plots' x axis
     std::vector<std::pair<std::string, std::string>> group_notes;  ///< (group, note) shown in the summary
 };
 
@@ -48,7 +53,12 @@ struct DatasetSpec {
     std::string preset;  ///< system to predict with (a name or a .toml path)
     std::string algorithm;  ///< nccl: force like NCCL_ALGO; empty = NCCL's choice
     std::string protocol;   ///< nccl: force like NCCL_PROTO
+    /// Further files a kind needs (name, path resolved like `file`).
+    std::vector<std::pair<std::string, std::string>> inputs;
     InputLocation where;    ///< the entry in the gates file
+
+    /// The path of input `name`; throws InputError naming the entry when absent.
+    const std::string& input(std::string_view name) const;
 };
 
 struct ValidationContext {

@@ -24,32 +24,17 @@ public:
         if (group.size() <= 1 || bytes <= 0) return 0;
         const auto b = static_cast<std::uint64_t>(std::llround(bytes));
         const auto key = std::make_tuple(static_cast<int>(kind), b, group.members);
-        auto it = cache_.find(key);
-        if (it != cache_.end()) return it->second;
+        CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
         const double ns = collective_time(*in_.network, *in_.system, in_.backend, {kind, b, group}).time_ns;
-        cache_.emplace(key, ns);
+        cache.emplace(key, ns);
         return ns;
     }
 
 private:
     const TrainingStepInputs& in_;
-    std::map<std::tuple<int, std::uint64_t, std::vector<int>>, double> cache_;
-};
-
-// What one forward or backward pass of one chunk (a stage's layers, or one
-// virtual chunk of them) costs on one rank for one micro-batch.
-struct PassCost {
-    double compute_ns = 0;
-    double tp_comm_ns = 0;       // blocking, tensor-parallel dimensions
-    double ep_comm_ns = 0;       // blocking, expert-parallel dimensions
-    double cp_comm_ns = 0;       // overlapped, context-parallel dimensions
-    double flops = 0;
-};
-
-struct ChunkCosts {
-    PassCost forward, backward;
-    double parameters = 0;  // per rank
-    int layers = 0;
+    CollectivePriceCache cache_;
 };
 
 struct LayerTimes {
@@ -165,12 +150,7 @@ ChunkCosts layer_list_chunk(const TrainingStepInputs& in, CommPricer& price, con
     return c;
 }
 
-// A pipeline schedule as the list of passes each stage runs.
-struct Pass {
-    bool forward = true;
-    int micro_batch = 0;
-    int chunk = 0;  // virtual chunk on this stage
-};
+}  // namespace
 
 std::vector<Pass> stage_schedule(const ParallelPlan& p, int stage) {
     const int m = static_cast<int>(p.micro_batches());
@@ -213,9 +193,7 @@ std::vector<Pass> stage_schedule(const ParallelPlan& p, int stage) {
     return out;
 }
 
-}  // namespace
-
-TrainingStep build_training_step(const TrainingStepInputs& in) {
+TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
     const ModelSpec& m = *in.model;
     const ParallelPlan& p = *in.plan;
     if (p.precision == Precision::FP8 && in.device->peak_tflops_fp8 <= 0)
@@ -223,14 +201,57 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
     if (in.device->peak_tflops_bf16 <= 0 || in.device->hbm_gbps <= 0)
         throw InputError({"--preset", 0, 0, ""}, "the system gives no compute peak or memory bandwidth to time the model with");
 
-    TrainingStep step;
-    step.groups = map_parallel_groups(*in.network, p);
-    const ParallelGroups& g = step.groups;
+    TrainingStepCosts out;
+    out.groups = map_parallel_groups(*in.network, p);
+    const ParallelGroups& g = out.groups;
     CommPricer price(in);
+    const bool layered = m.kind == ModelKind::LayerList;
+    out.stages = layered ? 1 : p.pp;
+    out.virtual_chunks = layered ? 1 : p.vpp;
+    const int pp = out.stages;
+    const int v = out.virtual_chunks;
+    const int global_chunks = pp * v;
+
+    // Costs per global chunk (stage s, virtual chunk c -> global c * pp + s).
+    out.chunks.resize(static_cast<std::size_t>(global_chunks));
+    for (int gc = 0; gc < global_chunks; ++gc) {
+        ChunkCosts& cc = out.chunks[static_cast<std::size_t>(gc)];
+        cc = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, gc, global_chunks);
+        if (p.zero < 3 && g.dp.size() > 1 && cc.parameters > 0) {
+            cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / kBucketParameters)), 1, std::max(cc.layers, 1));
+            const CollectiveKind kind = p.zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
+            cc.gradient_bucket_ns = price(kind, cc.parameters * 2 / cc.gradient_buckets, g.dp);
+        }
+        if (p.zero >= 3 && g.dp.size() > 1 && cc.parameters > 0) {
+            cc.zero3_gather_ns = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp);
+            cc.zero3_reduce_scatter_ns = price(CollectiveKind::ReduceScatter, cc.parameters * 2, g.dp);
+        }
+    }
+    const double seq = layered ? 1 : p.sequence(m);
+    out.activation_message_bytes = layered ? 0 : p.mbs * seq / p.cp * m.hidden * 2 / p.tp;
+    out.send_ns = price(CollectiveKind::SendRecv, out.activation_message_bytes, g.pp_neighbour);
+    out.optimizer_ns.resize(static_cast<std::size_t>(pp));
+    for (int s = 0; s < pp; ++s) {
+        double stage_parameters = 0;
+        for (int c = 0; c < v; ++c) stage_parameters += out.chunks[static_cast<std::size_t>(c * pp + s)].parameters;
+        const double shard = stage_parameters / (p.zero >= 1 ? p.dp : 1);
+        out.optimizer_ns[static_cast<std::size_t>(s)] = memory_time_ns(*in.device, shard * kOptimizerBytesPerParameter);
+    }
+    return out;
+}
+
+TrainingStep build_training_step(const TrainingStepInputs& in) {
+    const ModelSpec& m = *in.model;
+    const ParallelPlan& p = *in.plan;
+    const TrainingStepCosts priced = price_training_step(in);
+
+    TrainingStep step;
+    step.groups = priced.groups;
+    const ParallelGroups& g = step.groups;
     WorkloadGraph& graph = step.graph;
     const bool layered = m.kind == ModelKind::LayerList;
-    const int pp = layered ? 1 : p.pp;
-    const int v = layered ? 1 : p.vpp;
+    const int pp = priced.stages;
+    const int v = priced.virtual_chunks;
     const int global_chunks = pp * v;
     graph.roles = pp;
     graph.role_npus.assign(static_cast<std::size_t>(pp), p.npus() / pp);
@@ -242,10 +263,7 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
     const int dp_group = graph.add_group(g.dp);
     const int p2p_group = graph.add_group(g.pp_neighbour);
 
-    // Costs per global chunk (stage s, virtual chunk c -> global c * pp + s).
-    std::vector<ChunkCosts> costs(static_cast<std::size_t>(global_chunks));
-    for (int gc = 0; gc < global_chunks; ++gc)
-        costs[static_cast<std::size_t>(gc)] = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, gc, global_chunks);
+    const std::vector<ChunkCosts>& costs = priced.chunks;
     step.forward_ns_per_microbatch = 0;
     step.backward_ns_per_microbatch = 0;
     for (int c = 0; c < v; ++c) {
@@ -253,9 +271,8 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
         step.backward_ns_per_microbatch += costs[static_cast<std::size_t>(c * pp)].backward.compute_ns;
     }
 
-    const double seq = layered ? 1 : p.sequence(m);
-    const double activation_message = layered ? 0 : p.mbs * seq / p.cp * m.hidden * 2 / p.tp;
-    const double send_ns = price(CollectiveKind::SendRecv, activation_message, g.pp_neighbour);
+    const double activation_message = priced.activation_message_bytes;
+    const double send_ns = priced.send_ns;
     const long long micro_batches = p.micro_batches();
     auto tag = [&](long long mb, int global, int direction) {
         return static_cast<int>((mb * global_chunks + global) * 2 + direction);
@@ -318,16 +335,13 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
                 beside.push_back(cp);
             }
             if (p.zero >= 3 && cc.parameters > 0 && g.dp.size() > 1) {
-                const double gather = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp);
-                beside.push_back(graph.add(collective_op(s, "zero-3 parameter all-gather", dp_group, gather,
+                beside.push_back(graph.add(collective_op(s, "zero-3 parameter all-gather", dp_group, cc.zero3_gather_ns,
                                                          CollectiveKind::AllGather, phase),
                                            deps));
             }
             const bool bucketed = !pass.forward && i == last_backward[static_cast<std::size_t>(pass.chunk)] &&
                                   p.zero < 3 && g.dp.size() > 1 && cc.parameters > 0;
-            const int buckets = bucketed ? std::clamp(static_cast<int>(std::ceil(cc.parameters / kBucketParameters)), 1,
-                                                      std::max(cc.layers, 1))
-                                         : 1;
+            const int buckets = bucketed ? cc.gradient_buckets : 1;
             const int label = pass.forward ? forward_name : backward_name;
             int chain_op = -1;
             for (int b = 0; b < buckets; ++b) {
@@ -365,18 +379,17 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
                     step.chain[static_cast<std::size_t>(s)].push_back(chain_op);
                 }
                 if (bucketed) {
-                    const double bytes = cc.parameters * 2 / buckets;
                     const CollectiveKind kind = p.zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
                     gradient_ops[static_cast<std::size_t>(s)].push_back(
-                        graph.add(collective_op(s, "dp gradient bucket", dp_group, price(kind, bytes, g.dp), kind,
+                        graph.add(collective_op(s, "dp gradient bucket", dp_group, cc.gradient_bucket_ns, kind,
                                                 OpPhase::WeightGradient),
                                   {chain_op}));
                 }
             }
             if (!pass.forward && p.zero >= 3 && g.dp.size() > 1 && cc.parameters > 0)
                 gradient_ops[static_cast<std::size_t>(s)].push_back(graph.add(
-                    collective_op(s, "zero-3 gradient reduce-scatter", dp_group,
-                                  price(CollectiveKind::ReduceScatter, cc.parameters * 2, g.dp), CollectiveKind::ReduceScatter,
+                    collective_op(s, "zero-3 gradient reduce-scatter", dp_group, cc.zero3_reduce_scatter_ns,
+                                  CollectiveKind::ReduceScatter,
                                   OpPhase::WeightGradient),
                     {chain_op}));
             last_chain[static_cast<std::size_t>(s)] = chain_op;
@@ -398,14 +411,11 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
             }
         }
         // Optimizer step: after every gradient is reduced.
-        double stage_parameters = 0;
-        for (int c = 0; c < v; ++c) stage_parameters += costs[static_cast<std::size_t>(c * pp + s)].parameters;
-        const double shard = stage_parameters / (p.zero >= 1 ? p.dp : 1);
         Op opt;
         opt.kind = OpKind::Compute;
         opt.role = s;
         opt.phase = OpPhase::Update;
-        opt.duration_ns = memory_time_ns(*in.device, shard * kOptimizerBytesPerParameter);
+        opt.duration_ns = priced.optimizer_ns[static_cast<std::size_t>(s)];
         opt.name = graph.name_id("optimizer step");
         std::vector<int> deps = gradient_ops[static_cast<std::size_t>(s)];
         deps.push_back(last_chain[static_cast<std::size_t>(s)]);

@@ -28,6 +28,9 @@
 // GEMMs and attention, twice its elementwise traffic; full recompute adds a
 // forward to each backward, selective recompute the attention. The first
 // global stage adds the embedding lookup, the last the logits GEMM and loss.
+#include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "collective/backend.h"
@@ -41,6 +44,11 @@
 
 namespace dtcalc {
 
+/// Collective times, (kind, bytes, group members) -> ns, for one network,
+/// system and backend: callers that price many plans on the same system (a
+/// sweep's points) keep one and pass it in TrainingStepInputs::prices.
+using CollectivePriceCache = std::map<std::tuple<int, std::uint64_t, std::vector<int>>, double>;
+
 struct TrainingStepInputs {
     const ModelSpec* model = nullptr;
     const ParallelPlan* plan = nullptr;
@@ -48,6 +56,7 @@ struct TrainingStepInputs {
     const Network* network = nullptr;
     const SystemConfig* system = nullptr;
     NetworkBackend backend = NetworkBackend::AstraUnaware;
+    CollectivePriceCache* prices = nullptr;  ///< optional: shared between calls on this network, system and backend
 };
 
 struct TrainingStep {
@@ -64,5 +73,52 @@ struct TrainingStep {
 /// Throws InputError for a plan whose groups do not fit the network, or a
 /// device that cannot time the plan (fp8 without an fp8 peak).
 TrainingStep build_training_step(const TrainingStepInputs& in);
+
+// The priced pieces the builder lays out as a DAG, for evaluators that replay
+// the same passes without building it (sweep/step_replay.h).
+
+/// What one forward or backward pass of one chunk (a stage's layers, or one
+/// virtual chunk of them) costs on one rank for one micro-batch.
+struct PassCost {
+    double compute_ns = 0;
+    double tp_comm_ns = 0;       ///< blocking, tensor-parallel dimensions (beside the compute with tp_comm_overlap)
+    double ep_comm_ns = 0;       ///< blocking, expert-parallel dimensions
+    double cp_comm_ns = 0;       ///< overlapped, context-parallel dimensions
+    double flops = 0;
+};
+
+struct ChunkCosts {
+    PassCost forward, backward;
+    double parameters = 0;  ///< per rank
+    int layers = 0;
+    int gradient_buckets = 1;          ///< the chunk's last backward pass is cut into this many parts
+    double gradient_bucket_ns = 0;     ///< each part's gradient reduction over dp (ZeRO < 3)
+    double zero3_gather_ns = 0;        ///< ZeRO-3: parameter all-gather beside each pass
+    double zero3_reduce_scatter_ns = 0;  ///< ZeRO-3: gradient reduce-scatter after each backward pass
+};
+
+struct TrainingStepCosts {
+    ParallelGroups groups;
+    int stages = 1;          ///< roles of the DAG (pp; 1 for layer-list models)
+    int virtual_chunks = 1;  ///< per stage (vpp; 1 for layer-list models)
+    std::vector<ChunkCosts> chunks;  ///< per global chunk: stage s, virtual chunk c -> c x stages + s
+    double activation_message_bytes = 0;  ///< stage-to-stage send
+    double send_ns = 0;
+    std::vector<double> optimizer_ns;  ///< per stage
+};
+
+/// Same checks and InputErrors as build_training_step.
+TrainingStepCosts price_training_step(const TrainingStepInputs& in);
+
+/// One pass of a stage's schedule.
+struct Pass {
+    bool forward = true;
+    int micro_batch = 0;
+    int chunk = 0;  ///< virtual chunk on this stage
+};
+
+/// The passes stage `stage` runs, in order (GPipe, 1F1B, interleaved 1F1B;
+/// without a pipeline forward then backward per micro-batch).
+std::vector<Pass> stage_schedule(const ParallelPlan& plan, int stage);
 
 }  // namespace dtcalc

@@ -13,8 +13,13 @@ double inter_node_link(const NcclShape& shape, const NcclRates& rates) {
 
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                             NcclProtocol protocol) {
+    return nccl_ring_rate_on(inter_node_link(shape, rates), shape, params, protocol);
+}
+
+NcclRingRate nccl_ring_rate_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
+                               NcclProtocol protocol) {
     NcclRingRate out;
-    out.bus_gbps = inter_node_link(shape, rates);
+    out.bus_gbps = link_gbps;
     out.channels = shape.nodes > 1 ? params.ring_channels_multi_node : params.ring_channels;
     switch (protocol) {
         case NcclProtocol::LL:
@@ -36,9 +41,14 @@ int nccl_tree_channels(const NcclShape& shape, const NcclParameters& params) {
 
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol) {
+    return nccl_tree_algbw_on(inter_node_link(shape, rates), shape, params, protocol);
+}
+
+double nccl_tree_algbw_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
+                          NcclProtocol protocol) {
     const std::size_t bucket = static_cast<std::size_t>(shape.node_bucket());
     const double channels = nccl_tree_channels(shape, params);
-    double bus = std::min(inter_node_link(shape, rates) * params.tree_bandwidth_factor,
+    double bus = std::min(link_gbps * params.tree_bandwidth_factor,
                           channels * params.tree_max_bandwidth_per_channel[bucket]);
     switch (protocol) {
         case NcclProtocol::LL:

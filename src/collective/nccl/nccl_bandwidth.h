@@ -36,10 +36,16 @@ struct NcclRingRate {
 
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                             NcclProtocol protocol);
+/// The same with the Simple bus rate given (`link_gbps`) instead of derived.
+NcclRingRate nccl_ring_rate_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
+                               NcclProtocol protocol);
 
 /// Tree all-reduce algorithm bandwidth, before NCCL's size correction.
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol);
+/// The same with the link rate given instead of derived.
+double nccl_tree_algbw_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
+                          NcclProtocol protocol);
 
 /// Channels a tree uses (ring-channels on one node, tree-channels-multi-node otherwise).
 int nccl_tree_channels(const NcclShape& shape, const NcclParameters& params);

@@ -50,8 +50,10 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params);
 
     PhaseBreakdown phase;
-    const std::vector<int> spanned = query.group.spanned_dimensions();
-    phase.dimension = shape.nodes > 1 && !spanned.empty() ? spanned.back() : 0;
+    phase.dimension = 0;
+    if (shape.nodes > 1)
+        for (std::size_t d = 1; d < query.group.members.size(); ++d)
+            if (query.group.members[d] > 1) phase.dimension = static_cast<int>(d);
     phase.kind = query.kind;
     phase.algorithm.kind = p.choice.algorithm == NcclAlgorithm::Tree || p.choice.algorithm == NcclAlgorithm::NvlsTree
                                ? AlgorithmKind::DoubleBinaryTree

@@ -22,15 +22,19 @@ bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclParameters& 
     const bool simple = protocol == NcclProtocol::Simple;
     const bool all_reduce = kind == CollectiveKind::AllReduce;
     switch (algorithm) {
-        case NcclAlgorithm::Ring: return true;
-        case NcclAlgorithm::Tree: return all_reduce;
+        case NcclAlgorithm::Ring:
+            return true;
+        case NcclAlgorithm::Tree:
+            return all_reduce;
         case NcclAlgorithm::Nvls:
             return simple && params.nvls && shape.nodes == 1 && shape.gpus_per_node >= 2 && params.nvls_channels >= 2;
         case NcclAlgorithm::NvlsTree:
             return simple && all_reduce && params.nvls && shape.nodes > 1 && shape.gpus_per_node >= 2 &&
                    params.nvls_channels >= 2;
-        case NcclAlgorithm::Pat: return simple && !all_reduce && shape.gpus_per_node == 1 && shape.nodes > 1;
-        case NcclAlgorithm::P2p: return false;
+        case NcclAlgorithm::Pat:
+            return simple && !all_reduce && shape.gpus_per_node == 1 && shape.nodes > 1;
+        case NcclAlgorithm::P2p:
+            return false;
     }
     return false;
 }
@@ -58,6 +62,9 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
                            NcclProtocol protocol) {
     if (!enabled(kind, shape, params, algorithm, protocol)) return -1.0;
     const NcclRates rates = selection_view(shape, measured_rates, params);
+    // NCCL rates rings and trees by the intra-node graph up to two nodes and by
+    // the inter-node one beyond.
+    const double link = shape.nodes <= 2 ? rates.nvlink_gbps : rates.node_network_gbps;
     const double size = static_cast<double>(bytes);
     const double n = static_cast<double>(shape.ranks);
     const double steps = nccl_ring_steps(kind, shape.ranks);
@@ -65,7 +72,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
     double bandwidth = 0;
     switch (algorithm) {
         case NcclAlgorithm::Ring: {
-            const NcclRingRate ring = nccl_ring_rate(shape, rates, params, protocol);
+            const NcclRingRate ring = nccl_ring_rate_on(link, shape, params, protocol);
             latency = nccl_ring_latency_ns(kind, shape, params, protocol);
             if (protocol == NcclProtocol::Simple && shape.nodes > 1 && kind == CollectiveKind::AllReduce &&
                 size / (ring.channels * n) >= 64)
@@ -75,7 +82,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
         }
         case NcclAlgorithm::Tree:
             latency = nccl_tree_latency_ns(shape, params, protocol);
-            bandwidth = nccl_tree_algbw(shape, rates, params, protocol) * tree_correction(params, protocol, bytes);
+            bandwidth = nccl_tree_algbw_on(link, shape, params, protocol) * tree_correction(params, protocol, bytes);
             break;
         case NcclAlgorithm::Nvls: {
             const double channels = params.nvls_channels;
@@ -92,7 +99,8 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             const double intra =
                 rates.nvlink_gbps / channels * params.nvls_efficiency * (channels - 1) / channels * 2.0;
             const double inter = rates.node_network_gbps / channels * (shape.nodes <= 2 ? 2.0 : 1.0);
-            const double cap = params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
+            const double cap =
+                params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
             bandwidth = channels * std::min({intra, inter, cap}) * n / steps;
             latency = nccl_nvls_tree_latency_ns(shape, params);
             break;
@@ -101,7 +109,8 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             bandwidth = nccl_pat_bus_gbps(rates, params);
             latency = nccl_pat_latency_ns(shape, params);
             break;
-        case NcclAlgorithm::P2p: return -1.0;
+        case NcclAlgorithm::P2p:
+            return -1.0;
     }
     if (!(bandwidth > 0)) return -1.0;
     return latency + size / bandwidth;
@@ -112,34 +121,41 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
     if (!is_group_collective(kind)) return {NcclAlgorithm::P2p, NcclProtocol::Simple};
     NcclChoice best;
     double best_time = -1;
-    std::string available;
     for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
+        const auto algorithm = static_cast<NcclAlgorithm>(a);
+        if (params.forced_algorithm && *params.forced_algorithm != algorithm) continue;
         for (int p = 0; p < kNcclProtocols; ++p) {
-            const auto algorithm = static_cast<NcclAlgorithm>(a);
             const auto protocol = static_cast<NcclProtocol>(p);
-            const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol);
-            if (t < 0) continue;
-            if (!available.empty()) available += ", ";
-            available += nccl_choice_name(algorithm, protocol);
-            if (params.forced_algorithm && *params.forced_algorithm != algorithm) continue;
             if (params.forced_protocol && *params.forced_protocol != protocol) continue;
-            if (best_time < 0 || t < best_time) {
+            const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol);
+            if (t >= 0 && (best_time < 0 || t < best_time)) {
                 best_time = t;
                 best = {algorithm, protocol};
             }
         }
     }
     if (best_time < 0) {
+        std::string available;
+        for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
+            for (int p = 0; p < kNcclProtocols; ++p) {
+                const auto algorithm = static_cast<NcclAlgorithm>(a);
+                const auto protocol = static_cast<NcclProtocol>(p);
+                if (nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol) < 0) continue;
+                if (!available.empty()) available += ", ";
+                available += nccl_choice_name(algorithm, protocol);
+            }
+        }
         std::string forced;
-        if (params.forced_algorithm) forced += "algorithm " + std::string(nccl_algorithm_name(*params.forced_algorithm));
+        if (params.forced_algorithm)
+            forced += "algorithm " + std::string(nccl_algorithm_name(*params.forced_algorithm));
         if (params.forced_protocol)
             forced += (forced.empty() ? "protocol " : " and protocol ") +
                       std::string(nccl_protocol_name(*params.forced_protocol));
-        throw InputError({"", 0, 0, "nccl"},
-                         "no " + (forced.empty() ? std::string("algorithm") : forced) + " available for " +
-                             std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +
-                             " GPUs in " + std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
-                             " (available: " + (available.empty() ? "none" : available) + ")");
+        throw InputError({"", 0, 0, "nccl"}, "no " + (forced.empty() ? std::string("algorithm") : forced) +
+                                                 " available for " + std::string(collective_kind_name(kind)) + " on " +
+                                                 std::to_string(shape.ranks) + " GPUs in " +
+                                                 std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
+                                                 " (available: " + (available.empty() ? "none" : available) + ")");
     }
     return best;
 }

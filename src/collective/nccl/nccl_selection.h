@@ -7,7 +7,9 @@
 //
 // NCCL's view of each pair (sizes in bytes, times in ns), with the links as
 // NCCL rates them (NVLink x selection nvlink-efficiency, NIC x selection
-// network-efficiency) rather than as dtcalc's calibration does:
+// network-efficiency) rather than as dtcalc's calibration does, and, as NCCL
+// does, rings and trees rated by NVLink up to two nodes and by the node's NICs
+// beyond (bus):
 //   ring:      ring latency (x ring-plateau-factor for a multi-node Simple
 //              all-reduce once each rank's share per channel is >= 64 B)
 //              + size / (bus x n / steps)

@@ -1,0 +1,96 @@
+"""The dtcalc Python module: the same answers as the command line, flat sweep
+rows, errors as dtcalc.InputError. Run by CTest (PYTHONPATH points at the
+built module; DTCALC_BINARY, when set, at the dtcalc binary)."""
+import json
+import os
+import subprocess
+import unittest
+
+import dtcalc
+
+SOURCE = os.environ.get("DTCALC_SOURCE_DIR", "")
+BINARY = os.environ.get("DTCALC_BINARY", "")
+
+
+class PredictTest(unittest.TestCase):
+    def test_predict_is_the_command_lines_json(self):
+        got = dtcalc.predict(model="llama2-70b", preset="lab-system1", tp=8, gbs=64, seq=1024)
+        self.assertEqual(got["plan"]["tp"], 8)
+        self.assertEqual(got["plan"]["dp"], 8)  # 64 NPUs / tp 8
+        self.assertGreater(got["iteration_time_us"], 0)
+        if BINARY:
+            cli = subprocess.run([BINARY, "predict", "--model", "llama2-70b", "--preset", "lab-system1", "--tp", "8",
+                                  "--gbs", "64", "--seq", "1024", "--format", "json"],
+                                 check=True, capture_output=True, text=True)
+            self.assertEqual(got, json.loads(cli.stdout))
+
+    def test_a_plan_that_cannot_run_lists_its_problems(self):
+        got = dtcalc.predict(model="gpt3-175b", preset="lab-system1", tp=64)
+        self.assertEqual(got["plan_problems"][0], "tp (64) must divide heads (96)")
+
+    def test_bad_input_raises_input_error_naming_the_key(self):
+        with self.assertRaises(dtcalc.InputError) as caught:
+            dtcalc.predict(model="llama2-70b", preset="lab-system1", tpp=4)
+        self.assertIn("tpp: unknown key (did you mean 'tp'?)", str(caught.exception))
+        self.assertTrue(issubclass(dtcalc.InputError, ValueError))
+        with self.assertRaises(dtcalc.InputError):
+            dtcalc.predict(model="llama2-70b", preset="lab-system1", tp={"a": 1})
+
+
+class CollectiveTest(unittest.TestCase):
+    def test_hgx_h100_all_reduce(self):
+        rows = dtcalc.collective(kind="all-reduce", size="1MiB", preset="astrasim-hgx-h100-validated")
+        self.assertEqual(len(rows), 1)
+        # 57,426 cycles (ns): ASTRA-sim's congestion-aware result quoted in seed 002.
+        self.assertEqual(rows[0]["time_ns"], 57426)
+
+    def test_a_range_of_sizes(self):
+        rows = dtcalc.collective(kind="all-gather", size="1KiB:8KiB", preset="hgx-h100")
+        self.assertEqual([r["size_bytes"] for r in rows], [1024, 2048, 4096, 8192])
+
+
+class SweepTest(unittest.TestCase):
+    def test_the_lab_space_is_56_flat_rows(self):
+        rows = dtcalc.sweep(model="llama2-70b", preset="lab-system1", gbs=512, seq=1024,
+                            dp="1..64", tp="1..64", cp="1..64", recompute=["none", "full"], npus=64, threads=2)
+        self.assertEqual(len(rows), 56)  # C(8, 2) = 28 plans with dp x tp x cp = 64, x 2
+        first = rows[0]
+        self.assertIsInstance(first["point"], int)
+        self.assertIsInstance(first["iteration_time_us"], float)
+        self.assertIsInstance(first["feasible"], bool)
+        self.assertTrue(all(r["dp"] * r["tp"] * r["cp"] == 64 for r in rows))
+        self.assertTrue(all(not isinstance(v, (dict, list)) for r in rows for v in r.values()))  # flat
+
+    def test_a_spec_file_with_overrides(self):
+        if not SOURCE:
+            self.skipTest("DTCALC_SOURCE_DIR not set")
+        spec = os.path.join(SOURCE, "examples", "lab-dse", "lab-dse.toml")
+        rows = dtcalc.sweep(spec, recompute="none", feasible_only=True)
+        self.assertTrue(rows)
+        self.assertTrue(all(r["recompute"] == "none" and r["feasible"] for r in rows))
+        self.assertEqual({r["case"] for r in rows}, {"llama70b on system 1"})  # nothing of GPT-175B fits 80 GiB
+
+    def test_threads_do_not_change_the_rows(self):
+        args = dict(model="llama2-70b", preset="lab-system1", tp="1..64", mbs=[1, 2], gbs=64)
+        self.assertEqual(dtcalc.sweep(threads=1, **args), dtcalc.sweep(threads=4, **args))
+
+    def test_malformed_values_raise(self):
+        with self.assertRaises(dtcalc.InputError) as caught:
+            dtcalc.sweep(model="llama2-70b", preset="lab-system1", tp="16..4")
+        self.assertIn("tp: the range '16..4' is empty", str(caught.exception))
+        with self.assertRaises(dtcalc.InputError) as caught:
+            dtcalc.sweep(model="llama2-70b", dpp=4)
+        self.assertIn("unknown parameter (did you mean 'dp'?)", str(caught.exception))
+
+    def test_pandas_takes_the_rows(self):
+        try:
+            import pandas
+        except ImportError:
+            self.skipTest("pandas is not installed")
+        frame = pandas.DataFrame(dtcalc.sweep(model="llama2-70b", preset="lab-system1", tp="1..8"))
+        self.assertEqual(len(frame), 4)
+        self.assertIn("tokens_per_s", frame.columns)
+
+
+if __name__ == "__main__":
+    unittest.main()

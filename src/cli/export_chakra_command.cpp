@@ -1,0 +1,136 @@
+#include "cli/export_chakra_command.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "chakra/astra_config_files.h"
+#include "chakra/graph_export.h"
+#include "chakra/trace_set.h"
+#include "cli/cli_common.h"
+#include "core/error.h"
+#include "predict/predict.h"
+#include "predict/predict_options.h"
+#include "workload/astra_v1_workload.h"
+
+namespace dtcalc::cli {
+namespace {
+
+struct ExportCommand {
+    std::string workload;  // a v1 text workload, or empty with --model
+    SystemOptions system;
+    PredictOptions model;  // used with --model
+    int passes = 1;
+    std::string output;
+    std::string comm_groups;
+    std::string configs;
+    bool no_durations = false;
+};
+
+struct ExportedWorkload {
+    WorkloadGraph graph;
+    Network network;
+    SystemConfig system;
+    NetworkBackend backend = NetworkBackend::AstraUnaware;
+};
+
+ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& preset_dirs,
+                       const std::vector<std::string>& model_dirs) {
+    ExportedWorkload w;
+    if (!c.workload.empty() && !c.model.model.empty())
+        throw InputError({"--model", 0, 0, ""}, "give either a WORKLOAD file or --model, not both");
+    if (c.workload.empty() && c.model.model.empty())
+        throw InputError({"WORKLOAD", 0, 0, ""}, "missing: give an ASTRA-sim 1.0 text workload, or --model with a plan");
+    if (!c.workload.empty()) {
+        if (c.passes < 1 || c.passes > 1000)
+            throw InputError({"--passes", 0, 0, ""}, "expected 1 to 1000, got " + std::to_string(c.passes));
+        ResolvedSystem sys = resolve_system(c.system, preset_dirs);
+        w.graph = build_v1_training_graph(parse_v1_workload(c.workload), sys.network, c.passes);
+        w.network = std::move(sys.network);
+        w.system = std::move(sys.system);
+        w.backend = sys.backend;
+        return w;
+    }
+    PredictOptions options = c.model;
+    options.preset = c.system.preset;
+    options.network_file = c.system.network_file;
+    options.system_file = c.system.system_file;
+    options.backend = c.system.backend;
+    const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
+    PredictResult result = predict(resolved.inputs);
+    if (!result.plan_problems.empty()) {
+        std::string all;
+        for (const std::string& p : result.plan_problems) all += (all.empty() ? "" : "; ") + p;
+        throw InputError({"plan", 0, 0, ""}, all);
+    }
+    w.graph = std::move(result.step.graph);
+    w.network = resolved.inputs.network;
+    w.system = resolved.inputs.system;
+    w.backend = resolved.inputs.backend;
+    return w;
+}
+
+void run(const ExportCommand& c, const std::vector<std::string>& preset_dirs, const std::vector<std::string>& model_dirs) {
+    if (c.output.empty()) throw InputError({"--output", 0, 0, ""}, "missing: the trace prefix to write (PREFIX.<rank>.et)");
+    const ExportedWorkload w = build(c, preset_dirs, model_dirs);
+    const std::string groups = c.comm_groups.empty() ? c.output + ".json" : c.comm_groups;
+    chakra::ExportOptions options;
+    options.dtcalc_durations = !c.no_durations;
+    const chakra::ExportSummary s = chakra::export_chakra(w.graph, w.network, w.system, w.backend, c.output, groups, options);
+    std::string text = fmt::format("wrote {} traces ({} to {}, {} nodes, {} role{}) and {} ({} communicator group{})\n",
+                                   s.npus, chakra::rank_file(c.output, 0), chakra::rank_file(c.output, s.npus - 1), s.nodes,
+                                   s.roles, s.roles == 1 ? "" : "s", groups, s.comm_groups, s.comm_groups == 1 ? "" : "s");
+    std::string configs_flags = "--system-configuration SYSTEM.json --network-configuration NETWORK.yml";
+    if (!c.configs.empty()) {
+        chakra::write_astra_configs(c.configs, w.network, w.system, s.roofline);
+        text += fmt::format("wrote {0}/network.yml, {0}/system.json, {0}/remote_memory.json\n", c.configs);
+        configs_flags = fmt::format(
+            "--system-configuration {0}/system.json --network-configuration {0}/network.yml "
+            "--remote-memory-configuration {0}/remote_memory.json",
+            c.configs);
+    }
+    text += fmt::format("run: dtcalc astra --workload-configuration {} --comm-group-configuration {} {}\n", c.output,
+                        groups, configs_flags);
+    std::cout << text;
+}
+
+}  // namespace
+
+void setup_export_chakra_command(CLI::App& app, const std::vector<std::string>& preset_dirs,
+                                 const std::vector<std::string>& model_dirs) {
+    auto c = std::make_shared<ExportCommand>();
+    CLI::App* cmd = app.add_subcommand(
+        "export-chakra", "Write a workload as Chakra traces (+ comm groups, + ASTRA-sim configs) to run in ASTRA-sim");
+    cmd->add_option("WORKLOAD", c->workload, "ASTRA-sim 1.0 text workload (or give --model and a plan)");
+    add_system_options(*cmd, c->system);
+    cmd->add_option("--passes", c->passes, "Training passes of a text workload (default 1)");
+    cmd->add_option("--output,-o", c->output, "Trace prefix: writes PREFIX.<rank>.et for every NPU")->required();
+    cmd->add_option("--comm-group", c->comm_groups, "Comm-group JSON to write (default PREFIX.json)");
+    cmd->add_option("--configs", c->configs, "Also write network.yml, system.json, remote_memory.json here");
+    cmd->add_flag("--no-dtcalc-durations", c->no_durations,
+                  "Leave out dtcalc's exact op times (then `dtcalc astra` times the nodes as ASTRA-sim does)");
+    PredictOptions& o = c->model;
+    cmd->add_option("--model,-m", o.model, "Model name (see `dtcalc list`) or a .toml path, with a plan:");
+    cmd->add_option("--nodes", o.nodes, "Nodes (the outermost network dimension)");
+    cmd->add_option("--gpus-per-node", o.gpus_per_node, "GPUs per node (the innermost dimension)");
+    cmd->add_option("--dp", o.dp, "Data parallel");
+    cmd->add_option("--tp", o.tp, "Tensor parallel");
+    cmd->add_option("--pp", o.pp, "Pipeline parallel");
+    cmd->add_option("--cp", o.cp, "Context parallel");
+    cmd->add_option("--ep", o.ep, "Expert parallel");
+    cmd->add_flag("--sequence-parallel", o.sequence_parallel, "Megatron sequence parallelism");
+    cmd->add_flag("--tp-comm-overlap", o.tp_comm_overlap, "Overlap tensor-parallel communication with compute");
+    cmd->add_option("--vpp", o.vpp, "Virtual pipeline stages per rank");
+    cmd->add_option("--schedule", o.schedule, "gpipe | 1f1b | interleaved");
+    cmd->add_option("--mbs", o.mbs, "Micro-batch size");
+    cmd->add_option("--gbs", o.gbs, "Global batch size");
+    cmd->add_option("--seq", o.seq, "Sequence length");
+    cmd->add_option("--recompute", o.recompute, "none | selective | full");
+    cmd->add_option("--zero", o.zero, "ZeRO stage 0-3");
+    cmd->add_option("--precision", o.precision, "bf16 | fp8");
+    cmd->add_option("--order", o.order, "Axes innermost first (default tp,cp,ep,dp,pp)");
+    cmd->callback([c, &preset_dirs, &model_dirs] { run(*c, preset_dirs, model_dirs); });
+}
+
+}  // namespace dtcalc::cli

@@ -1,0 +1,64 @@
+#include "cli/validate_command.h"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli/cli_common.h"
+#include "core/error.h"
+#include "validate/svg_plot.h"
+#include "validate/validation_plan.h"
+#include "validate/validation_report.h"
+#include "validate/validation_run.h"
+
+namespace dtcalc::cli {
+namespace {
+
+struct ValidateOptions {
+    std::string gates;
+    std::string format = "table";
+    std::string plot_dir;
+    std::vector<std::string> datasets;
+};
+
+// ./validation/gates.toml when run from a checkout, else the source tree's.
+std::string default_gates_path() {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file("validation/gates.toml", ec)) return "validation/gates.toml";
+    return std::string(DTCALC_SOURCE_DIR) + "/validation/gates.toml";
+}
+
+void run_validate(const ValidateOptions& options, const std::vector<std::string>& preset_dirs,
+                  const std::vector<std::string>& model_dirs) {
+    const OutputFormat format = parse_output_format(options.format);
+    const ValidationPlan plan = load_validation_plan(options.gates.empty() ? default_gates_path() : options.gates);
+    const ValidationReport report = run_validation(plan, {preset_dirs, model_dirs}, options.datasets);
+    switch (format) {
+        case OutputFormat::Table: write_validation_table(std::cout, report); break;
+        case OutputFormat::Csv: write_validation_csv(std::cout, report); break;
+        case OutputFormat::Json: write_validation_json(std::cout, report); break;
+    }
+    if (!options.plot_dir.empty()) {
+        const std::vector<std::string> written = write_group_plots(report, options.plot_dir);
+        std::cerr << "wrote " << written.size() << " plots to " << options.plot_dir << "\n";
+    }
+    std::cout.flush();
+    if (!report.passed()) throw ExitStatus{1};
+}
+
+}  // namespace
+
+void setup_validate_command(CLI::App& app, const std::vector<std::string>& preset_dirs,
+                            const std::vector<std::string>& model_dirs) {
+    auto options = std::make_shared<ValidateOptions>();
+    CLI::App* command = app.add_subcommand(
+        "validate", "Compare predictions with measured data; exit 1 when an error bound is exceeded");
+    command->add_option("--gates", options->gates,
+                        "Datasets and error bounds (default: validation/gates.toml here, else the source tree's)");
+    command->add_option("--format", options->format, "table | csv | json (default table)");
+    command->add_option("--plot", options->plot_dir, "Write one SVG per group (measured and predicted vs size) here");
+    command->add_option("--dataset", options->datasets, "Run only this dataset (repeatable)");
+    command->callback([options, &preset_dirs, &model_dirs] { run_validate(*options, preset_dirs, model_dirs); });
+}
+
+}  // namespace dtcalc::cli

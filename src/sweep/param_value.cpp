@@ -1,0 +1,181 @@
+#include "sweep/param_value.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace dtcalc {
+namespace {
+
+constexpr std::size_t kMaxRangeValues = 1'000'000;
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+std::optional<double> parse_number(std::string_view s) {
+    s = trim(s);
+    if (s.empty()) return std::nullopt;
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::string expectation(const ParamInfo& p) {
+    switch (p.type) {
+        case ParamType::Integer: return p.allows_zero ? "a non-negative integer" : "a positive integer";
+        case ParamType::Number: return p.allows_zero ? "a non-negative number" : "a positive number";
+        case ParamType::Boolean: return "true or false";
+        case ParamType::Text: return "a non-empty text";
+    }
+    return "a value";
+}
+
+bool acceptable(const ParamInfo& p, double v) {
+    if (!std::isfinite(v)) return false;
+    if (p.type == ParamType::Integer && (v != std::floor(v) || v > 2147483647.0)) return false;
+    return p.allows_zero ? v >= 0 : v > 0;
+}
+
+[[noreturn]] void bad_value(const ParamInfo&, const InputLocation& where, std::string_view got, const std::string& expected) {
+    throw InputError(where, "expected " + expected + ", got '" + std::string(got) + "'");
+}
+
+// "a..b", "a..b+k", "a..b*k"; nullopt when `text` is not a range at all.
+std::optional<std::vector<ParamValue>> expand_range(const ParamInfo& p, std::string_view text, const InputLocation& where) {
+    const std::size_t dots = text.find("..");
+    if (dots == std::string_view::npos) return std::nullopt;
+    if (p.type != ParamType::Integer && p.type != ParamType::Number)
+        throw InputError(where, "ranges are for numbers; list the values instead, got '" + std::string(text) + "'");
+    std::string_view lo_text = text.substr(0, dots);
+    std::string_view rest = text.substr(dots + 2);
+    char op = '*';
+    double step = 2;
+    if (const std::size_t at = rest.find_first_of("+*"); at != std::string_view::npos) {
+        op = rest[at];
+        const auto s = parse_number(rest.substr(at + 1));
+        if (!s || (op == '+' && *s <= 0) || (op == '*' && *s <= 1))
+            throw InputError(where, "expected a range like 1..64, 8..64+8 or 0.5..4*2 (a step > 0, a factor > 1), got '" +
+                                        std::string(text) + "'");
+        step = *s;
+        rest = rest.substr(0, at);
+    }
+    const auto lo = parse_number(lo_text);
+    const auto hi = parse_number(rest);
+    if (!lo || !hi)
+        throw InputError(where, "expected a range like 1..64, 8..64+8 or 0.5..4*2, got '" + std::string(text) + "'");
+    if (!acceptable(p, *lo)) bad_value(p, where, lo_text, expectation(p) + " to start the range");
+    if (*hi < *lo) throw InputError(where, "the range '" + std::string(text) + "' is empty");
+    std::vector<ParamValue> values;
+    // Multiplying by an integer count keeps arithmetic ranges exact (no drift).
+    for (std::size_t i = 0;; ++i) {
+        const double v = op == '+' ? *lo + static_cast<double>(i) * step : *lo * std::pow(step, static_cast<double>(i));
+        if (v > *hi * (1 + 1e-12)) break;
+        if (values.size() == kMaxRangeValues)
+            throw InputError(where, "the range '" + std::string(text) + "' has more than a million values");
+        if (!acceptable(p, v)) bad_value(p, where, fmt::format("{}", v), expectation(p) + " at every step of the range");
+        values.push_back({v, {}});
+    }
+    return values;
+}
+
+}  // namespace
+
+std::optional<ParamValue> parse_param_value(const ParamInfo& p, std::string_view text, std::string& expected) {
+    text = trim(text);
+    expected = expectation(p);
+    switch (p.type) {
+        case ParamType::Text:
+            if (text.empty()) return std::nullopt;
+            return ParamValue{0, std::string(text)};
+        case ParamType::Boolean:
+            if (text == "true" || text == "1" || text == "yes") return ParamValue{1, {}};
+            if (text == "false" || text == "0" || text == "no") return ParamValue{0, {}};
+            return std::nullopt;
+        case ParamType::Integer:
+        case ParamType::Number: {
+            const auto v = parse_number(text);
+            if (!v || !acceptable(p, *v)) return std::nullopt;
+            return ParamValue{*v, {}};
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<ParamValue> expand_value_text(const ParamInfo& p, std::string_view text, const InputLocation& where) {
+    text = trim(text);
+    if (auto range = expand_range(p, text, where)) return std::move(*range);
+    std::vector<ParamValue> values;
+    std::string expected;
+    auto add = [&](std::string_view item) {
+        const auto v = parse_param_value(p, item, expected);
+        if (!v) bad_value(p, where, trim(item), expected);
+        values.push_back(*v);
+    };
+    if (p.name == "order") {
+        add(text);
+        return values;
+    }
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        add(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+    }
+    return values;
+}
+
+std::vector<ParamValue> expand_value_config(const ParamInfo& p, const ConfigValue& value) {
+    auto scalar = [&](const ConfigValue& v) -> ParamValue {
+        switch (v.type) {
+            case ConfigValue::Type::String: {
+                std::string expected;
+                const auto parsed = parse_param_value(p, v.text, expected);
+                if (!parsed) bad_value(p, v.where, v.text, expected);
+                return *parsed;
+            }
+            case ConfigValue::Type::Integer:
+            case ConfigValue::Type::Float:
+                if (p.type == ParamType::Text) return ParamValue{0, fmt::format("{}", v.number)};
+                if (p.type == ParamType::Boolean && (v.number == 0 || v.number == 1)) return ParamValue{v.number, {}};
+                if ((p.type == ParamType::Integer || p.type == ParamType::Number) && acceptable(p, v.number))
+                    return ParamValue{v.number, {}};
+                bad_value(p, v.where, fmt::format("{}", v.number), expectation(p));
+            case ConfigValue::Type::Bool:
+                if (p.type == ParamType::Boolean) return ParamValue{v.boolean ? 1.0 : 0.0, {}};
+                bad_value(p, v.where, v.boolean ? "true" : "false", expectation(p));
+            default:
+                throw InputError(v.where, "expected " + expectation(p) + ", a list of them or a range, got a " +
+                                              std::string(config_type_name(v.type)));
+        }
+    };
+    std::vector<ParamValue> values;
+    if (value.type == ConfigValue::Type::List) {
+        if (value.items.empty()) throw InputError(value.where, "the list of values is empty");
+        for (const ConfigValue& item : value.items) values.push_back(scalar(item));
+        return values;
+    }
+    if (value.type == ConfigValue::Type::String)
+        if (auto range = expand_range(p, value.text, value.where)) return std::move(*range);
+    values.push_back(scalar(value));
+    return values;
+}
+
+std::string format_param_value(const ParamInfo& p, const ParamValue& v) {
+    switch (p.type) {
+        case ParamType::Text: return v.text;
+        case ParamType::Boolean: return v.number != 0 ? "true" : "false";
+        case ParamType::Integer: return fmt::format("{}", static_cast<long long>(v.number));
+        case ParamType::Number: return fmt::format("{:.12g}", v.number);
+    }
+    return "";
+}
+
+}  // namespace dtcalc

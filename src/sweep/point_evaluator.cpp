@@ -1,0 +1,249 @@
+#include "sweep/point_evaluator.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/error.h"
+
+namespace dtcalc {
+namespace {
+
+// One value onto the options `predict` reads (everything but the model and system overrides).
+void apply_option(PredictOptions& o, const ParamInfo& p, const ParamValue& v) {
+    const std::string_view n = p.name;
+    const auto i = static_cast<int>(v.number);
+    const auto ll = static_cast<long long>(v.number);
+    if (n == "model") o.model = v.text;
+    else if (n == "preset") o.preset = v.text;
+    else if (n == "network") o.network_file = v.text;
+    else if (n == "system") o.system_file = v.text;
+    else if (n == "backend") o.backend = v.text;
+    else if (n == "nodes") o.nodes = ll;
+    else if (n == "gpus_per_node") o.gpus_per_node = ll;
+    else if (n == "dp") o.dp = i;
+    else if (n == "tp") o.tp = i;
+    else if (n == "pp") o.pp = i;
+    else if (n == "cp") o.cp = i;
+    else if (n == "ep") o.ep = i;
+    else if (n == "vpp") o.vpp = i;
+    else if (n == "mbs") o.mbs = i;
+    else if (n == "gbs") o.gbs = ll;
+    else if (n == "seq") o.seq = i;
+    else if (n == "zero") o.zero = i;
+    else if (n == "sequence_parallel") o.sequence_parallel = v.number != 0;
+    else if (n == "tp_comm_overlap") o.tp_comm_overlap = v.number != 0;
+    else if (n == "schedule") o.schedule = v.text;
+    else if (n == "recompute") o.recompute = v.text;
+    else if (n == "precision") o.precision = v.text;
+    else if (n == "order") o.order = v.text;
+    else if (n == "memory_limit") o.memory_limit = v.text;
+}
+
+bool looks_like_path(const std::string& s) {
+    auto ends = [&](std::string_view suffix) {
+        return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return s.find('/') != std::string::npos || ends(".toml") || ends(".yml") || ends(".yaml") || ends(".json");
+}
+
+void override_model(ModelSpec& m, std::span<const Assigned> values) {
+    bool kv_given = false;
+    for (const Assigned& a : values) kv_given = kv_given || a.param->name == "kv_heads";
+    const bool multi_head = m.kv_heads == m.heads;  // kv_heads follows heads unless given
+    for (const Assigned& a : values) {
+        if (a.param->target != ParamTarget::Model) continue;
+        const std::string_view n = a.param->name;
+        const auto v = static_cast<int>(a.value->number);
+        if (n == "layers") m.layers = v;
+        else if (n == "hidden") m.hidden = v;
+        else if (n == "ffn_hidden") m.ffn_hidden = v;
+        else if (n == "heads") {
+            m.heads = v;
+            if (multi_head && !kv_given) m.kv_heads = v;
+        } else if (n == "kv_heads") m.kv_heads = v;
+        else if (n == "vocab") m.vocab = v;
+        else if (n == "experts") m.experts = v;
+        else if (n == "top_k") m.top_k = v;
+    }
+}
+
+void override_system(PredictInputs& in, std::span<const Assigned> values) {
+    std::vector<Dimension>& dims = in.network.dimensions;
+    for (const Assigned& a : values) {
+        const std::string_view n = a.param->name;
+        const double v = a.value->number;
+        if (n == "bandwidth_scale")
+            for (Dimension& d : dims) d.bandwidth_gbps *= v;
+        else if (n == "latency_scale")
+            for (Dimension& d : dims) d.latency_ns *= v;
+        else if (n == "compute_scale") {
+            in.device.peak_tflops_bf16 *= v;
+            in.device.peak_tflops_fp8 *= v;
+        }
+    }
+    for (const Assigned& a : values) {
+        const int d = a.param->dimension;
+        if (a.param->target != ParamTarget::System || d < 0) continue;
+        if (d >= static_cast<int>(dims.size()))
+            throw InputError({"", 0, 0, std::string(a.param->name)},
+                             "the network has " + std::to_string(dims.size()) + " dimension(s), numbered from 0");
+        if (a.param->name.ends_with("_bandwidth")) dims[static_cast<std::size_t>(d)].bandwidth_gbps = a.value->number;
+        else dims[static_cast<std::size_t>(d)].latency_ns = a.value->number;
+    }
+}
+
+RuleVariables rule_variables(const PredictInputs& in) {
+    const ParallelPlan& p = in.plan;
+    const ModelSpec& m = in.model;
+    RuleVariables v{};
+    auto set = [&](RuleVariable k, double x) { v[static_cast<std::size_t>(k)] = x; };
+    const double npus = static_cast<double>(in.network.total_npus());
+    const double per_node = in.network.dimensions.empty() ? 1.0 : in.network.dimensions.front().npus;
+    set(RuleVariable::Dp, p.dp);
+    set(RuleVariable::Tp, p.tp);
+    set(RuleVariable::Pp, p.pp);
+    set(RuleVariable::Cp, p.cp);
+    set(RuleVariable::Ep, p.ep);
+    set(RuleVariable::Vpp, p.vpp);
+    set(RuleVariable::Mbs, p.mbs);
+    set(RuleVariable::Gbs, static_cast<double>(p.global_batch()));
+    set(RuleVariable::Seq, p.sequence(m));
+    set(RuleVariable::Zero, p.zero);
+    set(RuleVariable::SequenceParallel, p.sequence_parallel ? 1 : 0);
+    set(RuleVariable::MicroBatches, static_cast<double>(p.micro_batches()));
+    set(RuleVariable::Npus, npus);
+    set(RuleVariable::Layers, m.layers);
+    set(RuleVariable::Hidden, m.hidden);
+    set(RuleVariable::FfnHidden, m.ffn_hidden);
+    set(RuleVariable::Heads, m.heads);
+    set(RuleVariable::KvHeads, m.kv_heads);
+    set(RuleVariable::Vocab, m.vocab);
+    set(RuleVariable::Experts, m.experts);
+    set(RuleVariable::TopK, m.top_k);
+    set(RuleVariable::GpusPerNode, per_node);
+    set(RuleVariable::Nodes, npus / per_node);
+    return v;
+}
+
+}  // namespace
+
+PointEvaluator::PointEvaluator(const SweepSpec& spec, std::vector<std::string> preset_dirs, std::vector<std::string> model_dirs)
+    : spec_(spec), preset_dirs_(std::move(preset_dirs)), model_dirs_(std::move(model_dirs)) {}
+
+std::string PointEvaluator::target_key(std::span<const Assigned> values) const {
+    std::string key;
+    for (const Assigned& a : values)
+        if (changes_base(*a.param)) {
+            key += a.param->name;
+            key += '=';
+            key += format_param_value(*a.param, *a.value);
+            key += '\n';
+        }
+    return key;
+}
+
+std::string PointEvaluator::locate_file(const std::string& path) const {
+    if (spec_.base_dir.empty() || !looks_like_path(path) || std::filesystem::path(path).is_absolute()) return path;
+    const std::filesystem::path beside = std::filesystem::path(spec_.base_dir) / path;
+    std::error_code ec;
+    return std::filesystem::exists(beside, ec) ? beside.string() : path;
+}
+
+int PointEvaluator::find_target(std::span<const Assigned> values) const {
+    const auto it = target_index_.find(target_key(values));
+    return it == target_index_.end() ? -1 : it->second;
+}
+
+int PointEvaluator::load_target(std::span<const Assigned> values) {
+    std::string key = target_key(values);
+    if (const auto it = target_index_.find(key); it != target_index_.end()) return it->second;
+    PredictOptions o;
+    for (const Assigned& a : values)
+        if (a.param->target == ParamTarget::Option && changes_base(*a.param)) apply_option(o, *a.param, *a.value);
+    o.model = locate_file(o.model);
+    o.preset = locate_file(o.preset);
+    o.network_file = locate_file(o.network_file);
+    o.system_file = locate_file(o.system_file);
+    ResolvedPrediction resolved = resolve_prediction(o, preset_dirs_, model_dirs_);
+    auto target = std::make_unique<SweepTarget>();
+    target->inputs = std::move(resolved.inputs);
+    target->labels = {resolved.model_label, resolved.system_label, resolved.backend_label};
+    override_model(target->inputs.model, values);
+    override_system(target->inputs, values);
+    targets_.push_back(std::move(target));
+    const int index = static_cast<int>(targets_.size()) - 1;
+    target_index_.emplace(std::move(key), index);
+    return index;
+}
+
+void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index, Scratch& scratch, PointOutcome& out) const {
+    const SweepTarget& target = *targets_[static_cast<std::size_t>(target_index)];
+    if (scratch.inputs.size() <= static_cast<std::size_t>(target_index)) {
+        scratch.inputs.resize(targets_.size());
+        scratch.prices.resize(targets_.size());
+    }
+    std::unique_ptr<PredictInputs>& slot = scratch.inputs[static_cast<std::size_t>(target_index)];
+    if (!slot) slot = std::make_unique<PredictInputs>(target.inputs);
+    PredictInputs& in = *slot;
+    out.inputs = &in;
+    out.target = &target;
+    out.result = PredictResult{};
+    out.cost_per_mtok = 0;
+
+    PredictOptions& o = scratch.options;
+    o = PredictOptions{};
+    double price = 1;
+    bool dp_given = false;
+    for (const Assigned& a : values) {
+        if (a.param->target == ParamTarget::Cost) price = a.value->number;
+        if (a.param->target != ParamTarget::Option || changes_base(*a.param)) continue;
+        apply_option(o, *a.param, *a.value);
+        dp_given = dp_given || a.param->name == "dp";
+    }
+    const long long npus = in.network.total_npus();
+    std::string not_allowed;
+    if (spec_.npus) {
+        const long long others = static_cast<long long>(o.tp) * o.pp * o.cp;
+        if (!dp_given) {
+            if (*spec_.npus % others == 0) o.dp = static_cast<int>(*spec_.npus / others);
+            else
+                not_allowed = "tp x pp x cp (" + std::to_string(others) + ") must divide npus (" + std::to_string(*spec_.npus) + ")";
+        } else if (static_cast<long long>(*o.dp) * others != *spec_.npus) {
+            not_allowed = "dp x tp x pp x cp (" + std::to_string(static_cast<long long>(*o.dp) * others) +
+                          ") must equal npus (" + std::to_string(*spec_.npus) + ")";
+        }
+    }
+    try {
+        in.plan = resolve_plan(o, in.model, npus);
+        in.memory_limit_bytes = resolve_memory_limit(o);
+    } catch (const InputError& e) {
+        out.result.npus = npus;
+        out.result.plan_problems.push_back(e.detail());
+        return;
+    }
+    if (not_allowed.empty()) {
+        const RuleVariables variables = rule_variables(in);
+        for (const ConstraintRule& rule : spec_.rules)
+            if (!rule.holds(variables)) {
+                not_allowed = "rule '" + rule.text() + "' does not hold";
+                break;
+            }
+    }
+    if (!not_allowed.empty()) {
+        out.result.npus = npus;
+        out.result.plan_problems.push_back(std::move(not_allowed));
+        return;
+    }
+    try {
+        out.result = predict_without_schedule(in, scratch.replay, &scratch.prices[static_cast<std::size_t>(target_index)]);
+    } catch (const InputError& e) {  // groups that do not fit the network, fp8 without an fp8 peak, ...
+        out.result = PredictResult{};
+        out.result.npus = npus;
+        out.result.plan_problems.push_back(e.detail());
+        return;
+    }
+    if (out.runs() && out.result.tokens_per_s > 0 && std::isfinite(out.result.tokens_per_s))
+        out.cost_per_mtok = price * static_cast<double>(out.result.npus) * 1e6 / 3600.0 / out.result.tokens_per_s;
+}
+
+}  // namespace dtcalc

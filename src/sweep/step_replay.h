@@ -1,0 +1,64 @@
+#pragma once
+// predict()'s numbers without building the training step's DAG, for sweeps.
+//
+// predict() lays one iteration out as a DAG (workload/training_step.h) and
+// walks it once (schedule/evaluate.h): an op starts at the latest end of its
+// predecessors and of the streams it occupies (the role's compute stream, or
+// every network dimension its group spans); a receive ends when its send does.
+// A sweep point with hundreds of micro-batches is thousands of ops, and
+// building them costs far more than timing them.
+//
+// The replay takes the same priced pieces (price_training_step) and the same
+// schedules (stage_schedule), and visits each stage's ops in the builder's
+// order without storing them, keeping per stage only what later ops read:
+// when each stream is free, the end of the last op on the critical chain, of
+// the overlapped ops the next pass waits for, and of the gradient reductions
+// the optimizer waits for; a table of send ends per message tag. A stage stops
+// at a receive whose send has not been timed yet and the next stage goes on;
+// within a stage every op after a receive depends on it, so each stream sees
+// its ops in the order the evaluator gives them, and every start, end and sum
+// is the same floating-point operation on the same numbers as in evaluate()
+// and predict(): the results are identical to the last bit (tests/sweep_replay_test.cpp
+// checks it over models, systems and plans).
+//
+// The busy communication time is the union of the stage's communication
+// intervals, merged in (start, end) order as evaluate() does; the wall time of
+// a stage is the latest of its streams' last ends (ops on one stream end in
+// order); the pipeline bubble is predict()'s: the span of each stage's
+// critical chain minus its busy time.
+//
+// The replay restates how build_training_step lays out a pass (which ops, on
+// which streams, after which others). A change there must be made here too:
+// tests/sweep_replay_test.cpp compares the two and fails until it is.
+#include <utility>
+#include <vector>
+
+#include "predict/predict.h"
+#include "workload/training_step.h"
+
+namespace dtcalc {
+
+/// Buffers one caller reuses between replays (one per thread); they hold no results.
+struct ReplayScratch {
+    std::vector<std::vector<std::pair<double, double>>> intervals;  ///< per stage
+    std::vector<double> send_end;                                   ///< per message tag
+    struct ScheduleKey {
+        PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+        int pp = 0, vpp = 0;
+        long long micro_batches = 0;
+        int stages = 0;
+        bool operator==(const ScheduleKey&) const = default;
+    };
+    ScheduleKey passes_for;                 ///< the plan `passes` were made for
+    std::vector<std::vector<Pass>> passes;  ///< per stage
+};
+
+/// predict(in) without `step` and `schedule` (left empty). Falls back to
+/// predict() itself for what the replay does not cover (more than 64 network
+/// dimensions, a non-finite cost, a receive that never arrives), so it throws
+/// exactly when predict() throws.
+/// `prices` (optional) remembers collective times between calls on the same
+/// network, system and backend (price_training_step's CollectivePriceCache).
+PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& scratch, CollectivePriceCache* prices = nullptr);
+
+}  // namespace dtcalc

@@ -1,0 +1,21 @@
+#pragma once
+// Dataset kind "nccl-tests": measured nccl-tests results, one row per size,
+// columns source_url, gpus, nodes, collective (all_reduce_perf, all_gather_perf,
+// reduce_scatter_perf, alltoall_perf, sendrecv_perf), size_bytes, time_us
+// (out-of-place). Each row is predicted on the dataset's preset reshaped to
+// `nodes` x `gpus/nodes` (network/cluster_shape.h: ranks G per node, as
+// nccl-tests places one process per GPU), whole cluster as the communicator.
+// Groups: "<collective>/<gpus>gpu/<nodes>node".
+#include "system/system_config.h"
+#include "validate/dataset_kind.h"
+
+namespace dtcalc {
+
+DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context);
+
+/// A copy of the system's NCCL parameters forced to `algorithm` / `protocol`
+/// (empty: NCCL's choice). Throws InputError naming `where` for a bad name or
+/// a system without NCCL parameters.
+void force_dataset_nccl_choice(SystemConfig& system, const DatasetSpec& spec);
+
+}  // namespace dtcalc

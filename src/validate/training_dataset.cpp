@@ -1,0 +1,34 @@
+#include "validate/training_dataset.h"
+
+#include <filesystem>
+
+#include "predict/training_cases.h"
+
+namespace dtcalc {
+
+DatasetResult run_training_dataset(const DatasetSpec& spec, const ValidationContext& context) {
+    if (spec.preset.empty()) {
+        InputLocation at = spec.where;
+        at.key = "preset";
+        throw InputError(at, "missing: the training kind needs a preset");
+    }
+    DatasetResult out;
+    out.x_label = "GPUs";
+    for (const TrainingCase& c : read_training_cases(spec.file, spec.preset)) {
+        const TrainingCaseResult r = evaluate_training_case(c, context.preset_dirs, context.model_dirs);
+        ValidationCase v;
+        v.dataset = spec.name;
+        v.group = c.metric;
+        v.label = c.id;
+        v.source = c.source;
+        v.x = static_cast<double>(c.options.nodes.value_or(1) * c.options.gpus_per_node.value_or(1));
+        v.measured = c.measured;
+        v.predicted = r.predicted;
+        v.unit = c.metric == "tokens_per_s_per_gpu" ? "tok/s" : "TFLOP/s";
+        v.model = std::filesystem::path(c.options.model).stem().string();
+        out.cases.push_back(std::move(v));
+    }
+    return out;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,160 @@
+// The [nccl] table of presets: the shipped presets load with the constants
+// they state, and bad tables give errors naming file, line and key.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "collective/nccl/nccl_parameters.h"
+#include "config/preset.h"
+#include "core/error.h"
+#include "temp_file.h"
+
+using namespace dtcalc;
+using dtcalc::testing::write_temp_file;
+
+namespace {
+
+const std::vector<std::string> kDirs{DTCALC_PRESETS_DIR};
+
+std::string read_preset_text(const std::string& name) {
+    std::ifstream in(std::string(DTCALC_PRESETS_DIR) + "/" + name + ".toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The preset with the first line starting with `key` replaced by `line`;
+// returns the path and the 1-based line number of the replacement.
+std::pair<std::string, int> edited_preset(const std::string& file_name, const std::string& key,
+                                          const std::string& line) {
+    std::istringstream in(read_preset_text("hgx-h100"));
+    std::string out, current;
+    int number = 0, at = 0;
+    while (std::getline(in, current)) {
+        ++number;
+        if (at == 0 && current.rfind(key, 0) == 0) {
+            at = number;
+            out += line + "\n";
+        } else {
+            out += current + "\n";
+        }
+    }
+    REQUIRE(at > 0);
+    return {write_temp_file(file_name, out), at};
+}
+
+std::string error_of(const std::string& path) {
+    try {
+        load_preset(path, kDirs);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("the four NCCL presets load, with the nccl backend and their stated constants") {
+    for (const char* name : {"hgx-h100", "h100-ib-ndr400", "dgx-a100", "a100-ib-hdr200"}) {
+        const Preset p = load_preset(name, kDirs);
+        INFO(name);
+        CHECK(p.backend == NetworkBackend::Nccl);
+        REQUIRE(p.nccl);
+        REQUIRE(p.system.nccl);
+        CHECK(p.system.nccl->nvlink_efficiency == p.nccl->nvlink_efficiency);
+        CHECK(p.compute.given);
+    }
+    const Preset h100 = load_preset("hgx-h100", kDirs);
+    CHECK(h100.network.dimensions[0].bandwidth_gbps == 450.0);  // 18 links x 25 GB/s
+    CHECK(h100.nccl->nvls);
+    CHECK(h100.nccl->nvls_efficiency == 0.85);
+    CHECK(h100.nccl->ring_channels == 32);
+    CHECK(h100.nccl->step_bytes[2] == 524288.0);  // 4 MiB Simple buffer / 8 steps
+    CHECK(h100.nccl->base_latency_us[static_cast<int>(NcclAlgorithm::Ring)][0] == 6.6);
+    CHECK(h100.nccl->tree_correction[2][11] == 0.5);
+    CHECK(h100.compute.peak_tflops_bf16 == 989.4);
+    const Preset a100 = load_preset("dgx-a100", kDirs);
+    CHECK_FALSE(a100.nccl->nvls);
+    CHECK(a100.network.dimensions[0].bandwidth_gbps == 300.0);  // 12 links x 25 GB/s
+    CHECK(a100.nccl->ll_max_bus_bandwidth[0] == 87.7);
+}
+
+TEST_CASE("the multi-node presets share their node's NCCL constants") {
+    auto same = [](const NcclParameters& a, const NcclParameters& b) {
+        CHECK(a.nvlink_efficiency == b.nvlink_efficiency);
+        CHECK(a.nvls == b.nvls);
+        CHECK(a.nvls_efficiency == b.nvls_efficiency);
+        CHECK(a.alltoall_nvlink_efficiency == b.alltoall_nvlink_efficiency);
+        CHECK(a.network_ring_efficiency == b.network_ring_efficiency);
+        CHECK(a.network_p2p_efficiency == b.network_p2p_efficiency);
+        CHECK(a.multi_node_overhead_us == b.multi_node_overhead_us);
+        CHECK(a.ring_channels == b.ring_channels);
+        CHECK(a.ring_channels_multi_node == b.ring_channels_multi_node);
+        CHECK(a.p2p_channels == b.p2p_channels);
+        CHECK(a.p2p_nvlink_channel_bandwidth == b.p2p_nvlink_channel_bandwidth);
+        CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
+        CHECK(a.step_bytes == b.step_bytes);
+        CHECK(a.nvls_pipeline_bytes == b.nvls_pipeline_bytes);
+        CHECK(a.tree_correction == b.tree_correction);
+        CHECK(a.base_latency_us == b.base_latency_us);
+        CHECK(a.nvlink_latency_us == b.nvlink_latency_us);
+        CHECK(a.network_latency_us == b.network_latency_us);
+        CHECK(a.selection_nvlink_efficiency == b.selection_nvlink_efficiency);
+        CHECK(a.selection_network_efficiency == b.selection_network_efficiency);
+    };
+    same(*load_preset("hgx-h100", kDirs).nccl, *load_preset("h100-ib-ndr400", kDirs).nccl);
+    same(*load_preset("dgx-a100", kDirs).nccl, *load_preset("a100-ib-hdr200", kDirs).nccl);
+}
+
+TEST_CASE("bad [nccl] tables name file, line and key") {
+    SUBCASE("an efficiency above 1") {
+        const auto [path, line] = edited_preset("nccl_eff.toml", "nvlink-efficiency", "nvlink-efficiency = 1.5");
+        CHECK(error_of(path) == path + ":" + std::to_string(line) +
+                                    ":21: nccl.nvlink-efficiency: expected a fraction in (0, 1], got 1.500000");
+    }
+    SUBCASE("a list of the wrong length") {
+        const auto [path, line] = edited_preset("nccl_list.toml", "step-bytes", "step-bytes = [32768, 576000]");
+        CHECK(error_of(path) ==
+              path + ":" + std::to_string(line) + ":14: nccl.protocol.step-bytes: expected a list of 3 numbers");
+    }
+    SUBCASE("too many channels") {
+        const auto [path, line] = edited_preset("nccl_ch.toml", "ring = 32", "ring = 128");
+        CHECK(error_of(path) == path + ":" + std::to_string(line) +
+                                    ":8: nccl.channels.ring: NCCL runs at most 64 channels, got 128");
+    }
+    SUBCASE("an unknown key") {
+        const auto [path, line] = edited_preset("nccl_key.toml", "nvls-efficiency", "nvls-eficiency = 0.85");
+        const std::string message = error_of(path);
+        CHECK(message.find(path) == 0);
+        CHECK(message.find("nvls-efficiency") != std::string::npos);
+    }
+    SUBCASE("NVLS on without an efficiency") {
+        const auto [path, line] = edited_preset("nccl_nvls.toml", "nvls-efficiency", "nvls-efficiency = 0.0");
+        CHECK(error_of(path) ==
+              path + ":" + std::to_string(line) + ":19: nccl.nvls-efficiency: must be > 0 when nvls = true");
+    }
+    SUBCASE("backend nccl without an [nccl] table") {
+        std::string text = read_preset_text("hgx-h100");
+        text = text.substr(0, text.find("# -----"));  // everything before [nccl]
+        const std::string path = write_temp_file("nccl_missing.toml", text);
+        int line = 1;
+        for (std::size_t i = 0; i < text.find("backend = "); ++i) line += text[i] == '\n';
+        CHECK(error_of(path) ==
+              path + ":" + std::to_string(line) + ":11: backend: backend 'nccl' needs an [nccl] table in the preset");
+    }
+}
+
+TEST_CASE("algorithm and protocol names parse like NCCL_ALGO and NCCL_PROTO") {
+    CHECK(parse_nccl_algorithm("Ring") == NcclAlgorithm::Ring);
+    CHECK(parse_nccl_algorithm("NVLSTree") == NcclAlgorithm::NvlsTree);
+    CHECK(parse_nccl_algorithm("nvls-tree") == NcclAlgorithm::NvlsTree);
+    CHECK(parse_nccl_algorithm("PAT") == NcclAlgorithm::Pat);
+    CHECK_FALSE(parse_nccl_algorithm("collnet"));
+    CHECK(parse_nccl_protocol("LL128") == NcclProtocol::LL128);
+    CHECK(parse_nccl_protocol("simple") == NcclProtocol::Simple);
+    CHECK_FALSE(parse_nccl_protocol("LL64"));
+    CHECK(nccl_choice_name(NcclAlgorithm::NvlsTree, NcclProtocol::Simple) == "nvls-tree/Simple");
+}

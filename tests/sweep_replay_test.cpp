@@ -1,0 +1,177 @@
+// The sweep's replay of a training step against predict() itself: every number
+// must be the same double, over models (dense, grouped-query, MoE, layer
+// lists), systems (ASTRA-sim backends on rings, the nccl backend on H100
+// clusters) and plans (every schedule, recompute, ZeRO stage, overlap and
+// sequence-parallel setting, virtual stages, micro-batch sizes). predict() is
+// the reference here: the replay claims nothing of its own.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "predict/predict_options.h"
+#include "sweep/step_replay.h"
+
+namespace {
+
+using namespace dtcalc;
+
+const std::vector<std::string> kPresets{DTCALC_PRESETS_DIR};
+const std::vector<std::string> kModels{std::string(DTCALC_SOURCE_DIR) + "/models"};
+
+struct Counts {
+    int compared = 0, cannot_run = 0, mismatched = 0;
+    std::string first_mismatch;
+};
+
+void compare(const PredictOptions& o, ReplayScratch& scratch, Counts& counts) {
+    PredictInputs in;
+    try {
+        in = resolve_prediction(o, kPresets, kModels).inputs;
+    } catch (const InputError&) {
+        return;  // a plan option the system cannot take; not what this test is about
+    }
+    std::string predict_error, replay_error;
+    PredictResult a, b;
+    try {
+        a = predict(in);
+    } catch (const InputError& e) {
+        predict_error = e.what();
+    }
+    try {
+        b = predict_without_schedule(in, scratch);
+    } catch (const InputError& e) {
+        replay_error = e.what();
+    }
+    ++counts.compared;
+    const bool same = predict_error == replay_error && a.plan_problems == b.plan_problems &&
+                      a.iteration_ns == b.iteration_ns && a.compute_ns == b.compute_ns && a.comm_ns == b.comm_ns &&
+                      a.exposed_comm_ns == b.exposed_comm_ns && a.bubble_ns == b.bubble_ns &&
+                      a.tokens_per_s == b.tokens_per_s && a.mfu == b.mfu && a.feasible == b.feasible &&
+                      a.memory.breakdown.total() == b.memory.breakdown.total() && a.npus == b.npus;
+    if (!a.plan_problems.empty() || !predict_error.empty()) ++counts.cannot_run;
+    if (!same && counts.mismatched++ == 0)
+        counts.first_mismatch = o.model + " on " + o.preset + " dp " + std::to_string(o.dp.value_or(0)) + " tp " +
+                                std::to_string(o.tp) + " pp " + std::to_string(o.pp) + " cp " + std::to_string(o.cp) +
+                                " schedule " + o.schedule + " vpp " + std::to_string(o.vpp) + ": iteration " +
+                                std::to_string(a.iteration_ns) + " vs " + std::to_string(b.iteration_ns) + ", comm " +
+                                std::to_string(a.comm_ns) + " vs " + std::to_string(b.comm_ns) + ", bubble " +
+                                std::to_string(a.bubble_ns) + " vs " + std::to_string(b.bubble_ns) + " [" + predict_error +
+                                "|" + replay_error + "]";
+}
+
+}  // namespace
+
+TEST_CASE("the replay gives predict()'s numbers on the lab systems (pp, tp, cp, recompute, ZeRO, overlap)") {
+    ReplayScratch scratch;  // reused from point to point, as a sweep does
+    Counts counts;
+    const int degrees[] = {1, 2, 4, 8, 16};
+    for (const char* model : {"llama2-70b", "gpt3-175b"})
+        for (int pp : {1, 2, 4})
+            for (int tp : degrees)
+                for (int cp : {1, 2, 4})
+                    for (const char* recompute : {"none", "selective", "full"})
+                        for (int zero : {0, 1, 3})
+                            for (bool overlap : {false, true}) {
+                                if (64 % (pp * tp * cp) != 0) continue;
+                                PredictOptions o;
+                                o.model = model;
+                                o.preset = pp == 2 ? "lab-system2" : "lab-system1";
+                                o.pp = pp;
+                                o.tp = tp;
+                                o.cp = cp;
+                                o.dp = 64 / (pp * tp * cp);
+                                o.gbs = 64;
+                                o.seq = 1024;
+                                o.recompute = recompute;
+                                o.zero = zero;
+                                o.tp_comm_overlap = overlap;
+                                o.sequence_parallel = tp > 1 && zero == 1;
+                                compare(o, scratch, counts);
+                            }
+    INFO(counts.first_mismatch);
+    CHECK(counts.compared > 1000);
+    CHECK(counts.mismatched == 0);
+}
+
+TEST_CASE("the replay gives predict()'s numbers for every pipeline schedule and virtual stages") {
+    ReplayScratch scratch;
+    Counts counts;
+    for (const char* schedule : {"gpipe", "1f1b", "interleaved"})
+        for (int pp : {2, 4, 8})
+            for (int vpp : {1, 2, 3})
+                for (int mbs : {1, 2})
+                    for (long long gbs : {16LL, 48LL, 96LL}) {
+                        PredictOptions o;
+                        o.model = "gpt3-175b";
+                        o.preset = "lab-system1";
+                        o.pp = pp;
+                        o.tp = 4;
+                        o.dp = 64 / (4 * pp);
+                        o.vpp = vpp;
+                        o.schedule = schedule;
+                        o.mbs = mbs;
+                        o.gbs = gbs;
+                        o.seq = 2048;
+                        compare(o, scratch, counts);
+                    }
+    INFO(counts.first_mismatch);
+    CHECK(counts.compared > 100);
+    CHECK(counts.mismatched == 0);
+}
+
+TEST_CASE("the replay gives predict()'s numbers with the nccl backend, MoE experts and layer-list models") {
+    ReplayScratch scratch;
+    Counts counts;
+    for (int tp : {1, 2, 4, 8})
+        for (int pp : {1, 2, 4})
+            for (const char* precision : {"bf16", "fp8"}) {
+                PredictOptions o;
+                o.model = "llama3-70b";
+                o.preset = "h100-ib-ndr400";
+                o.nodes = 8;
+                o.gpus_per_node = 8;
+                o.tp = tp;
+                o.pp = pp;
+                o.gbs = 128;
+                o.precision = precision;
+                o.sequence_parallel = tp > 1;
+                compare(o, scratch, counts);
+            }
+    for (int ep : {1, 2, 4, 8})
+        for (int tp : {1, 2}) {
+            PredictOptions o;
+            o.model = "mixtral-8x7b";
+            o.preset = "hgx-h100";
+            o.tp = tp;
+            o.ep = ep;
+            o.gbs = 64;
+            compare(o, scratch, counts);
+        }
+    for (const char* model : {"resnet50", "dlrm"})
+        for (const char* preset : {"hgx-h100", "lab-system1"})
+            for (int zero : {0, 1, 2, 3}) {
+                PredictOptions o;
+                o.model = model;
+                o.preset = preset;
+                o.zero = zero;
+                compare(o, scratch, counts);
+            }
+    INFO(counts.first_mismatch);
+    CHECK(counts.compared == 48);  // 24 + 8 + 16: every plan resolved
+    CHECK(counts.mismatched == 0);
+}
+
+TEST_CASE("the replay reports a plan predict() cannot run the same way") {
+    ReplayScratch scratch;
+    PredictOptions o;
+    o.model = "gpt3-175b";
+    o.preset = "lab-system1";
+    o.tp = 64;  // 96 heads
+    const PredictInputs in = resolve_prediction(o, kPresets, kModels).inputs;
+    const PredictResult r = predict_without_schedule(in, scratch);
+    REQUIRE(r.plan_problems.size() == 2);
+    CHECK(r.plan_problems[0] == "tp (64) must divide heads (96)");
+    CHECK(r.plan_problems[1] == "tp (64) and kv_heads (96) must divide one another");
+    CHECK(r.iteration_ns == 0);
+}
