@@ -14,7 +14,7 @@ namespace {
 
 const GemmLayer kLayer{"MLP_Bottom_0", 1024, 128, 512, 2};
 
-bool same(const GemmShape& a, const GemmShape& b) { return a.rows == b.rows && a.cols == b.cols && a.depth == b.depth; }
+bool same(const LocalGemm& a, const LocalGemm& b) { return a.rows == b.rows && a.cols == b.cols && a.depth == b.depth; }
 
 }  // namespace
 

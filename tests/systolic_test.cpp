@@ -2,7 +2,7 @@
 // count worked by hand from the formulas in the header:
 //   folds = ceil(Sr/R) . ceil(Sc/C), cycles per fold = 2R + C + T - 2,
 //   ws: Sr = K, Sc = N, T = M;  os: Sr = M, Sc = N, T = K;  is: Sr = K, Sc = M, T = N.
-// GemmShape{rows, cols, depth} is out[M x N] summed over K: {M, N, K}.
+// LocalGemm{rows, cols, depth} is out[M x N] summed over K: {M, N, K}.
 #include <doctest/doctest.h>
 
 #include "core/error.h"

@@ -117,10 +117,6 @@ CollectiveResult collective_time(const Network& network, const SystemConfig& sys
     if (p <= 1) return result;
     const std::uint64_t splits = static_cast<std::uint64_t>(system.preferred_dataset_splits);
     std::uint64_t chunk = 0;
-    if ((query.kind == CollectiveKind::AllGather || query.kind == CollectiveKind::ReduceScatter) && query.bytes < p)
-        throw InputError({"", 0, 0, "collective"},
-                         std::string(collective_kind_name(query.kind)) + " of " + std::to_string(query.bytes) + " bytes on " +
-                             std::to_string(p) + " NPUs: less than one byte per NPU");
     if (query.kind == CollectiveKind::AllGather) {
         chunk = std::max<std::uint64_t>(query.bytes / p / splits, 1);
     } else {

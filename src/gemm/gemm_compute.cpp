@@ -6,7 +6,7 @@
 
 namespace dtcalc {
 
-double gemm_time_ns(const GemmComputeModel& model, const GemmShape& g) {
+double gemm_time_ns(const GemmComputeModel& model, const LocalGemm& g) {
     if (const auto* array = std::get_if<SystolicArray>(&model.device))
         return std::ceil(systolic_gemm_cost(*array, g, model.datatype_bytes).ns);
     const auto& device = std::get<ComputeDevice>(model.device);

@@ -26,7 +26,7 @@ struct GemmComputeModel {
     int datatype_bytes = 2;
 };
 
-double gemm_time_ns(const GemmComputeModel& model, const GemmShape& gemm);     ///< whole ns
+double gemm_time_ns(const GemmComputeModel& model, const LocalGemm& gemm);     ///< whole ns
 double weight_update_ns(const GemmComputeModel& model, std::uint64_t weight_bytes);  ///< whole ns
 
 /// Throws InputError naming `source` when the device cannot time GEMMs: a

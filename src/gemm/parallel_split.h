@@ -55,7 +55,7 @@ struct ParallelDegrees {
 ParallelDegrees parallel_degrees(GemmStrategy strategy, std::int64_t npus, std::int64_t packages);
 
 /// An a x b result summed over c: `rows` x `cols` output, `depth` reduction.
-struct GemmShape {
+struct LocalGemm {
     std::int64_t rows = 0;
     std::int64_t cols = 0;
     std::int64_t depth = 0;
@@ -64,9 +64,9 @@ struct GemmShape {
 
 /// One NPU's share of a layer: the three GEMMs and the three collectives.
 struct LayerSplit {
-    GemmShape forward;
-    GemmShape input_gradient;
-    GemmShape weight_gradient;
+    LocalGemm forward;
+    LocalGemm input_gradient;
+    LocalGemm weight_gradient;
     V1Comm forward_comm;
     V1Comm input_gradient_comm;
     V1Comm weight_gradient_comm;

@@ -74,7 +74,7 @@ double output_stationary_traffic(std::int64_t sr, std::int64_t sc, std::int64_t 
 
 }  // namespace
 
-SystolicCost systolic_gemm_cost(const SystolicArray& a, const GemmShape& g, int word_bytes) {
+SystolicCost systolic_gemm_cost(const SystolicArray& a, const LocalGemm& g, int word_bytes) {
     SystolicCost cost;
     const double w = word_bytes;
     const double ifmap = std::floor(static_cast<double>(a.ifmap_sram_bytes) / w);

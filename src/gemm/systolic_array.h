@@ -102,7 +102,7 @@ struct SystolicCost {
 
 /// `word_bytes` converts SRAM capacities to words. The caller checks the
 /// array (rows, cols, bandwidth, clock > 0; see validate_systolic_array).
-SystolicCost systolic_gemm_cost(const SystolicArray& array, const GemmShape& gemm, int word_bytes);
+SystolicCost systolic_gemm_cost(const SystolicArray& array, const LocalGemm& gemm, int word_bytes);
 
 /// Throws InputError naming `source` (e.g. "--array") for a side outside 1 to
 /// 65536, and naming --dram-bw or --clock-ghz for a bandwidth outside 1e-6 to
