@@ -11,13 +11,11 @@
 #include "collective/collective_cost.h"
 #include "core/error.h"
 #include "schedule/issue_order.h"
+#include "schedule/op_pricing.h"
 
 namespace dtcalc {
 namespace {
 
-[[noreturn]] void fail(const WorkloadGraph& graph, int op, const std::string& message) {
-    throw InputError({"", 0, 0, "workload"}, graph.op_label(op) + ": " + message);
-}
 
 // Dependencies the graph implies beyond its edges: a receive waits for its
 // matching send; the ops of one collective seen from several roles wait for
@@ -55,17 +53,17 @@ ImpliedEdges imply_edges(const WorkloadGraph& graph) {
     for (std::size_t ri = 0; ri < recvs.size(); ++ri) {
         const Endpoint& r = recvs[ri];
         while (si < sends.size() && sends[si] < Endpoint{r.from, r.to, r.tag, -1}) {
-            fail(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
+            fail_on_op(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
                                           std::to_string(sends[si].tag) + " has no matching receive");
         }
         if (si == sends.size() || !sends[si].same_key(r))
-            fail(graph, r.op, "receive from role " + std::to_string(r.from) + " with tag " + std::to_string(r.tag) +
+            fail_on_op(graph, r.op, "receive from role " + std::to_string(r.from) + " with tag " + std::to_string(r.tag) +
                                   " has no matching send");
         e.matching_send[static_cast<std::size_t>(r.op)] = sends[si].op;
         ++si;
     }
     if (si < sends.size())
-        fail(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
+        fail_on_op(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
                                       std::to_string(sends[si].tag) + " has no matching receive");
     std::sort(syncs.begin(), syncs.end());
     for (std::size_t i = 0; i < syncs.size(); ++i) {
@@ -74,26 +72,6 @@ ImpliedEdges imply_edges(const WorkloadGraph& graph) {
         e.sync_of[static_cast<std::size_t>(syncs[i].second)] = static_cast<int>(e.sync_members.size()) - 1;
     }
     return e;
-}
-
-void check_references(const WorkloadGraph& graph) {
-    const int n = static_cast<int>(graph.ops.size());
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        if (op.role < 0 || op.role >= graph.roles) fail(graph, i, "role " + std::to_string(op.role) + " does not exist");
-        for (std::uint32_t p : graph.predecessors(i))
-            if (p >= static_cast<std::uint32_t>(n))
-                fail(graph, i, "depends on op " + std::to_string(p) + ", which does not exist");
-        const bool needs_group = op.kind == OpKind::Collective || op.kind == OpKind::Send;
-        if (needs_group && (op.group < 0 || op.group >= static_cast<int>(graph.groups.size())))
-            fail(graph, i, "has no valid communicator group");
-        if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) &&
-            (op.peer_role < 0 || op.peer_role >= graph.roles))
-            fail(graph, i, "peer role " + std::to_string(op.peer_role) + " does not exist");
-        if (!std::isfinite(op.flops) || !std::isfinite(op.bytes) || !std::isfinite(op.duration_ns) || op.flops < 0 ||
-            op.bytes < 0)
-            fail(graph, i, "has a negative or non-finite cost");
-    }
 }
 
 template <class F>
@@ -158,102 +136,20 @@ std::vector<int> topological_order(const WorkloadGraph& graph, const ImpliedEdge
     if (static_cast<int>(order.size()) != n) {
         int stuck = 0;
         while (pending[static_cast<std::size_t>(stuck)] == 0) ++stuck;
-        fail(graph, stuck, "is part of a dependency cycle");
+        fail_on_op(graph, stuck, "is part of a dependency cycle");
     }
     return order;
-}
-
-struct Durations {
-    std::vector<double> ns;
-    std::vector<signed char> compute_bound;  // -1: not roofline-timed
-};
-
-Durations price_ops(const WorkloadGraph& graph, const EvaluationSystem& sys) {
-    const int n = static_cast<int>(graph.ops.size());
-    Durations d;
-    d.ns.assign(static_cast<std::size_t>(n), 0.0);
-    d.compute_bound.assign(static_cast<std::size_t>(n), -1);
-    std::unordered_map<std::uint64_t, double> cache;  // (kind, group, bytes) -> ns
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        double& t = d.ns[static_cast<std::size_t>(i)];
-        switch (op.kind) {
-            case OpKind::Compute:
-                if (op.duration_ns >= 0) {
-                    t = op.duration_ns;
-                } else {
-                    if (!can_time(sys.device, op.flops, op.bytes))
-                        fail(graph, i, "needs the device's peak-perf and local-mem-bw to be timed by the roofline");
-                    const RooflineTime r = roofline_time(sys.device, op.flops, op.bytes);
-                    t = r.ns;
-                    d.compute_bound[static_cast<std::size_t>(i)] = r.compute_bound ? 1 : 0;
-                }
-                break;
-            case OpKind::Memory:
-                if (op.duration_ns >= 0) {
-                    t = op.duration_ns;
-                } else if (op.bytes > 0) {
-                    if (sys.memory_stream_gbps <= 0) fail(graph, i, "needs a memory bandwidth to be timed");
-                    t = op.bytes / sys.memory_stream_gbps;
-                }
-                break;
-            case OpKind::Collective:
-            case OpKind::Send: {
-                if (op.duration_ns >= 0) {  // priced by whoever built the graph
-                    t = op.duration_ns;
-                    break;
-                }
-                const CollectiveKind kind = op.kind == OpKind::Send ? CollectiveKind::SendRecv : op.collective;
-                const std::uint64_t key = (op.comm_bytes << 16) ^ (static_cast<std::uint64_t>(op.group) << 4) ^
-                                          static_cast<std::uint64_t>(kind);
-                auto found = cache.find(key);
-                if (found == cache.end()) {
-                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)]};
-                    double ns = 0;
-                    try {
-                        ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;
-                    } catch (const InputError& e) {
-                        fail(graph, i, e.detail());
-                    }
-                    found = cache.emplace(key, ns).first;
-                }
-                t = found->second;
-                break;
-            }
-            case OpKind::Recv: t = 0; break;
-        }
-    }
-    return d;
-}
-
-// Total length of a set of intervals, overlaps counted once.
-double union_length(std::vector<std::pair<double, double>>& intervals) {
-    std::sort(intervals.begin(), intervals.end());
-    double total = 0, cur_start = 0, cur_end = -1;
-    bool open = false;
-    for (const auto& [s, e] : intervals) {
-        if (!open || s > cur_end) {
-            if (open) total += cur_end - cur_start;
-            cur_start = s;
-            cur_end = e;
-            open = true;
-        } else {
-            cur_end = std::max(cur_end, e);
-        }
-    }
-    if (open) total += cur_end - cur_start;
-    return total;
 }
 
 }  // namespace
 
 Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
     if (sys.issue == IssuePolicy::ReadyLowestIndex) return evaluate_in_issue_order(graph, sys);
-    check_references(graph);
+    check_op_references(graph, true);
     const int n = static_cast<int>(graph.ops.size());
     const ImpliedEdges implied = imply_edges(graph);
     const std::vector<int> order = topological_order(graph, implied);
-    const Durations durations = price_ops(graph, sys);
+    const OpPrices durations = price_ops(graph, sys);
 
     Schedule out;
     out.ops.assign(static_cast<std::size_t>(n), {});
@@ -345,49 +241,7 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
         }
     }
 
-    // Summaries per role.
-    std::vector<std::vector<std::pair<double, double>>> comm(static_cast<std::size_t>(graph.roles));
-    RooflineStats& rs = out.roofline;
-    int compute_bound = 0;
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        const OpTiming& t = out.ops[static_cast<std::size_t>(i)];
-        RoleSummary& role = out.roles[static_cast<std::size_t>(op.role)];
-        role.wall_ns = std::max(role.wall_ns, t.end_ns);
-        if (op.kind == OpKind::Compute) role.compute_busy_ns += t.end_ns - t.start_ns;
-        if ((op.kind == OpKind::Collective || op.kind == OpKind::Send) && t.end_ns > t.start_ns)
-            comm[static_cast<std::size_t>(op.role)].emplace_back(t.start_ns, t.end_ns);
-        const signed char cb = durations.compute_bound[static_cast<std::size_t>(i)];
-        const double ns = t.end_ns - t.start_ns;
-        if (cb >= 0 && ns > 0) {
-            ++rs.ops;
-            compute_bound += cb;
-            rs.average_compute_utilization += op.flops / ns / (sys.device.peak_tflops * 1e3);
-            rs.average_memory_utilization += op.bytes / ns / sys.device.mem_bw_gbps;
-            rs.average_operational_intensity += op.bytes > 0 ? op.flops / op.bytes : 0.0;
-        }
-    }
-    if (rs.ops > 0) {
-        rs.compute_bound_percent = 100.0 * compute_bound / rs.ops;
-        rs.average_compute_utilization /= rs.ops;
-        rs.average_memory_utilization /= rs.ops;
-        rs.average_operational_intensity /= rs.ops;
-    }
-    int last = -1;
-    for (int r = 0; r < graph.roles; ++r) {
-        RoleSummary& role = out.roles[static_cast<std::size_t>(r)];
-        role.comm_busy_ns = union_length(comm[static_cast<std::size_t>(r)]);
-        role.exposed_comm_ns = std::max(0.0, role.wall_ns - role.compute_busy_ns);
-        out.wall_ns = std::max(out.wall_ns, role.wall_ns);
-    }
-    for (int i = 0; i < n; ++i)
-        if (last < 0 || out.ops[static_cast<std::size_t>(i)].end_ns > out.ops[static_cast<std::size_t>(last)].end_ns)
-            last = i;
-    for (int op = last; op >= 0; op = out.ops[static_cast<std::size_t>(op)].bound_by) {
-        out.critical_path.push_back(op);
-        if (out.critical_path.size() > static_cast<std::size_t>(n)) break;  // defensive: bound_by never loops
-    }
-    std::reverse(out.critical_path.begin(), out.critical_path.end());
+    summarize_schedule(graph, sys, durations, out);
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "schedule/issue_order.h"
 
+#include "schedule/op_pricing.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -16,9 +18,6 @@ namespace {
 constexpr int kStreams = 3;  // accelerator compute, host compute, communication
 constexpr int kNoStream = -1;
 
-[[noreturn]] void fail(const WorkloadGraph& graph, int op, const std::string& message) {
-    throw InputError({"", 0, 0, "workload"}, graph.op_label(op) + ": " + message);
-}
 
 int stream_of(const Op& op) {
     switch (op.kind) {
@@ -29,85 +28,6 @@ int stream_of(const Op& op) {
         case OpKind::Recv: return kNoStream;
     }
     return kNoStream;
-}
-
-void check_ops(const WorkloadGraph& graph) {
-    const int n = static_cast<int>(graph.ops.size());
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        if (op.role < 0 || op.role >= graph.roles) fail(graph, i, "role " + std::to_string(op.role) + " does not exist");
-        for (std::uint32_t p : graph.predecessors(i))
-            if (p >= static_cast<std::uint32_t>(n))
-                fail(graph, i, "depends on op " + std::to_string(p) + ", which does not exist");
-        const bool priced = op.duration_ns >= 0;
-        if (!priced && (op.kind == OpKind::Collective || op.kind == OpKind::Send) &&
-            (op.group < 0 || op.group >= static_cast<int>(graph.groups.size())))
-            fail(graph, i, "has no valid communicator group");
-        if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && (op.peer_role < 0 || op.peer_role >= graph.roles))
-            fail(graph, i, "peer role " + std::to_string(op.peer_role) + " does not exist");
-        if (!std::isfinite(op.flops) || !std::isfinite(op.bytes) || !std::isfinite(op.duration_ns) || op.flops < 0 ||
-            op.bytes < 0)
-            fail(graph, i, "has a negative or non-finite cost");
-    }
-}
-
-struct Pricing {
-    std::vector<double> ns;
-    std::vector<signed char> compute_bound;  // -1: not timed by the roofline
-};
-
-Pricing price(const WorkloadGraph& graph, const EvaluationSystem& sys) {
-    const std::size_t n = graph.ops.size();
-    Pricing p;
-    p.ns.assign(n, 0.0);
-    p.compute_bound.assign(n, -1);
-    std::unordered_map<std::uint64_t, double> cache;  // (bytes, group, kind) -> ns
-    for (std::size_t i = 0; i < n; ++i) {
-        const Op& op = graph.ops[i];
-        if (op.duration_ns >= 0) {
-            p.ns[i] = op.kind == OpKind::Recv ? 0.0 : op.duration_ns;
-            continue;
-        }
-        switch (op.kind) {
-            case OpKind::Compute: {
-                if (!can_time(sys.device, op.flops, op.bytes))
-                    fail(graph, static_cast<int>(i),
-                         "needs the device's peak-perf and local-mem-bw to be timed by the roofline");
-                const RooflineTime r = roofline_time(sys.device, op.flops, op.bytes);
-                p.ns[i] = r.ns;
-                p.compute_bound[i] = r.compute_bound ? 1 : 0;
-                break;
-            }
-            case OpKind::Memory:
-                if (op.bytes > 0) {
-                    if (sys.memory_stream_gbps <= 0)
-                        fail(graph, static_cast<int>(i), "needs a memory bandwidth to be timed");
-                    p.ns[i] = op.bytes / sys.memory_stream_gbps;
-                }
-                break;
-            case OpKind::Collective:
-            case OpKind::Send: {
-                const CollectiveKind kind = op.kind == OpKind::Send ? CollectiveKind::SendRecv : op.collective;
-                const std::uint64_t key = (op.comm_bytes << 16) ^ (static_cast<std::uint64_t>(op.group) << 4) ^
-                                          static_cast<std::uint64_t>(kind);
-                auto found = cache.find(key);
-                if (found == cache.end()) {
-                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)]};
-                    double ns = 0;
-                    try {
-                        ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;
-                    } catch (const InputError& e) {
-                        fail(graph, static_cast<int>(i), e.detail());
-                    }
-                    found = cache.emplace(key, ns).first;
-                }
-                p.ns[i] = found->second;
-                break;
-            }
-            case OpKind::Recv: break;
-        }
-    }
-    return p;
 }
 
 // The couplings between roles: each receive's send (the k-th send from role a
@@ -140,16 +60,16 @@ Couplings couple(const WorkloadGraph& graph) {
     std::size_t s = 0;
     for (const Key& r : recvs) {
         while (s < sends.size() && sends[s] < Key{std::get<0>(r), std::get<1>(r), std::get<2>(r), -1})
-            fail(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
+            fail_on_op(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
                                                    std::to_string(std::get<2>(sends[s])) + " has no matching receive");
         if (s == sends.size() || !same(sends[s], r))
-            fail(graph, std::get<3>(r), "receive from role " + std::to_string(std::get<0>(r)) + " with tag " +
+            fail_on_op(graph, std::get<3>(r), "receive from role " + std::to_string(std::get<0>(r)) + " with tag " +
                                             std::to_string(std::get<2>(r)) + " has no matching send");
         c.matching_send[static_cast<std::size_t>(std::get<3>(r))] = std::get<3>(sends[s]);
         ++s;
     }
     if (s < sends.size())
-        fail(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
+        fail_on_op(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
                                                std::to_string(std::get<2>(sends[s])) + " has no matching receive");
     std::sort(syncs.begin(), syncs.end());
     for (std::size_t i = 0; i < syncs.size(); ++i) {
@@ -170,7 +90,7 @@ struct Event {
 // The discrete-event list scheduler itself.
 class IssueScheduler {
 public:
-    IssueScheduler(const WorkloadGraph& graph, const Pricing& pricing, const Couplings& couplings, Schedule& out)
+    IssueScheduler(const WorkloadGraph& graph, const OpPrices& pricing, const Couplings& couplings, Schedule& out)
         : graph_(graph), ns_(pricing.ns), couplings_(couplings), out_(out) {
         const std::size_t n = graph.ops.size();
         const std::size_t roles = static_cast<std::size_t>(graph.roles);
@@ -347,20 +267,20 @@ private:
         if (state_[i] == State::Waiting) {
             for (std::uint32_t p : graph_.predecessors(op))
                 if (state_[p] != State::Done)
-                    fail(graph_, op, "never starts: it waits for " + graph_.op_label(static_cast<int>(p)) +
+                    fail_on_op(graph_, op, "never starts: it waits for " + graph_.op_label(static_cast<int>(p)) +
                                          ", which never ends (a dependency cycle or a deadlock)");
         }
         if (o.kind == OpKind::Recv)
-            fail(graph_, op, "never ends: the matching send, " +
+            fail_on_op(graph_, op, "never ends: the matching send, " +
                                  graph_.op_label(couplings_.matching_send[i]) + ", never starts (deadlock)");
         if (o.kind == OpKind::Collective && couplings_.sync_of[i] >= 0) {
             for (int m : couplings_.members[static_cast<std::size_t>(couplings_.sync_of[i])])
                 if (state_[static_cast<std::size_t>(m)] < State::Issued)
-                    fail(graph_, op, "never ends: role " + std::to_string(graph_.ops[static_cast<std::size_t>(m)].role) +
+                    fail_on_op(graph_, op, "never ends: role " + std::to_string(graph_.ops[static_cast<std::size_t>(m)].role) +
                                          " never reaches its part of the collective, " + graph_.op_label(m) +
                                          " (deadlock)");
         }
-        fail(graph_, op, "never starts: its stream stays busy with an op that never ends (deadlock)");
+        fail_on_op(graph_, op, "never starts: its stream stays busy with an op that never ends (deadlock)");
     }
 
     const WorkloadGraph& graph_;
@@ -384,82 +304,17 @@ private:
     std::uint64_t seq_ = 0;
 };
 
-double union_length(std::vector<std::pair<double, double>>& intervals) {
-    std::sort(intervals.begin(), intervals.end());
-    double total = 0, cur_start = 0, cur_end = -1;
-    bool open = false;
-    for (const auto& [s, e] : intervals) {
-        if (!open || s > cur_end) {
-            if (open) total += cur_end - cur_start;
-            cur_start = s;
-            cur_end = e;
-            open = true;
-        } else {
-            cur_end = std::max(cur_end, e);
-        }
-    }
-    if (open) total += cur_end - cur_start;
-    return total;
-}
-
-void summarize(const WorkloadGraph& graph, const EvaluationSystem& sys, const Pricing& pricing, Schedule& out) {
-    const int n = static_cast<int>(graph.ops.size());
-    out.roles.assign(static_cast<std::size_t>(graph.roles), {});
-    std::vector<std::vector<std::pair<double, double>>> comm(static_cast<std::size_t>(graph.roles));
-    RooflineStats& rs = out.roofline;
-    int compute_bound = 0;
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        const OpTiming& t = out.ops[static_cast<std::size_t>(i)];
-        RoleSummary& role = out.roles[static_cast<std::size_t>(op.role)];
-        role.wall_ns = std::max(role.wall_ns, t.end_ns);
-        if (op.kind == OpKind::Compute && !op.host) role.compute_busy_ns += t.end_ns - t.start_ns;
-        if ((op.kind == OpKind::Collective || op.kind == OpKind::Send) && t.end_ns > t.start_ns)
-            comm[static_cast<std::size_t>(op.role)].emplace_back(t.start_ns, t.end_ns);
-        const signed char cb = pricing.compute_bound[static_cast<std::size_t>(i)];
-        const double ns = t.end_ns - t.start_ns;
-        if (cb >= 0 && ns > 0) {
-            ++rs.ops;
-            compute_bound += cb;
-            rs.average_compute_utilization += op.flops / ns / (sys.device.peak_tflops * 1e3);
-            rs.average_memory_utilization += op.bytes / ns / sys.device.mem_bw_gbps;
-            rs.average_operational_intensity += op.bytes > 0 ? op.flops / op.bytes : 0.0;
-        }
-    }
-    if (rs.ops > 0) {
-        rs.compute_bound_percent = 100.0 * compute_bound / rs.ops;
-        rs.average_compute_utilization /= rs.ops;
-        rs.average_memory_utilization /= rs.ops;
-        rs.average_operational_intensity /= rs.ops;
-    }
-    for (int r = 0; r < graph.roles; ++r) {
-        RoleSummary& role = out.roles[static_cast<std::size_t>(r)];
-        role.comm_busy_ns = union_length(comm[static_cast<std::size_t>(r)]);
-        role.exposed_comm_ns = std::max(0.0, role.wall_ns - role.compute_busy_ns);
-        out.wall_ns = std::max(out.wall_ns, role.wall_ns);
-    }
-    int last = -1;
-    for (int i = 0; i < n; ++i)
-        if (last < 0 || out.ops[static_cast<std::size_t>(i)].end_ns > out.ops[static_cast<std::size_t>(last)].end_ns)
-            last = i;
-    for (int op = last; op >= 0; op = out.ops[static_cast<std::size_t>(op)].bound_by) {
-        out.critical_path.push_back(op);
-        if (out.critical_path.size() > static_cast<std::size_t>(n)) break;  // defensive
-    }
-    std::reverse(out.critical_path.begin(), out.critical_path.end());
-}
-
 }  // namespace
 
 Schedule evaluate_in_issue_order(const WorkloadGraph& graph, const EvaluationSystem& sys) {
-    check_ops(graph);
-    const Pricing pricing = price(graph, sys);
+    check_op_references(graph, false);
+    const OpPrices pricing = price_ops(graph, sys);
     const Couplings couplings = couple(graph);
     Schedule out;
     out.ops.assign(graph.ops.size(), {});
     out.exposed_ns.assign(graph.ops.size(), 0.0);
     IssueScheduler(graph, pricing, couplings, out).run();
-    summarize(graph, sys, pricing, out);
+    summarize_schedule(graph, sys, pricing, out);
     return out;
 }
 
