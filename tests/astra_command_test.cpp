@@ -12,25 +12,13 @@
 #include <sys/wait.h>
 #include <vector>
 
+#include "run_dtcalc.h"
 #include "chakra_test_traces.h"
 
+using dtcalc::testing::Run;
+using dtcalc::testing::run_dtcalc;
+
 namespace {
-
-struct Run {
-    int exit_code;
-    std::string out;
-};
-
-Run run_dtcalc(const std::string& args, bool with_stderr = true) {
-    const std::string command = std::string(DTCALC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 std::string sanity_flags(const char* sep) {
     const std::string d = dtcalc::testing::chakra_dir();

@@ -7,25 +7,13 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "run_dtcalc.h"
 #include "temp_file.h"
 
+using dtcalc::testing::Run;
+using dtcalc::testing::run_dtcalc;
+
 namespace {
-
-struct Run {
-    int exit_code;
-    std::string out;  // stdout and stderr together
-};
-
-Run run_dtcalc(const std::string& args) {
-    const std::string command = std::string(DTCALC_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 const std::string kPreset = std::string("--preset ") + DTCALC_PRESETS_DIR + "/astrasim-hgx-h100-validated.toml";
 

@@ -10,25 +10,13 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "run_dtcalc.h"
 #include "temp_file.h"
 
+using dtcalc::testing::Run;
+using dtcalc::testing::run_dtcalc;
+
 namespace {
-
-struct Run {
-    int exit_code;
-    std::string out;  // stdout and stderr together
-};
-
-Run dtcalc_run(const std::string& args) {
-    const std::string command = std::string(DTCALC_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 const std::string kDlrm = std::string(DTCALC_SOURCE_DIR) + "/examples/gemm/dlrm_mlp.csv";
 // 16 NPUs: 8 fully connected (a package) x 2 on a switch.
@@ -61,11 +49,11 @@ TEST_CASE("gen-workload: the seed's MNK example reads back to the same iteration
     for (const std::string strategy : {"DATA", "MODEL", "HYBRID_DATA_MODEL", "HYBRID_MODEL_DATA"}) {
         CAPTURE(strategy);
         const std::string file = dtcalc::testing::write_temp_file("gen_" + strategy + ".txt", "");
-        const Run gen = dtcalc_run("gen-workload --mnk " + kDlrm + " --parallel " + strategy +
+        const Run gen = run_dtcalc("gen-workload --mnk " + kDlrm + " --parallel " + strategy +
                                    " --packages 2 --datatype-size 2 " + kArray + " " + kSystem + " -o " + file +
                                    " --evaluate --passes 2 --format csv --units ns");
         REQUIRE(gen.exit_code == 0);
-        const Run run = dtcalc_run("run " + file + " " + kSystem + " --passes 2 --format csv --units ns");
+        const Run run = run_dtcalc("run " + file + " " + kSystem + " --passes 2 --format csv --units ns");
         REQUIRE(run.exit_code == 0);
         CHECK(iteration_time(gen.out) == iteration_time(run.out));
         CHECK(std::stod(iteration_time(gen.out)) > 0);
@@ -74,7 +62,7 @@ TEST_CASE("gen-workload: the seed's MNK example reads back to the same iteration
 
 TEST_CASE("gen-workload: the written file, for DATA on 16 NPUs") {
     const std::string file = dtcalc::testing::write_temp_file("gen_seed_data.txt", "");
-    const Run gen = dtcalc_run("gen-workload --mnk " + kDlrm + " --parallel DATA --npus 16 --packages 2 " + kArray + " -o " + file);
+    const Run gen = run_dtcalc("gen-workload --mnk " + kDlrm + " --parallel DATA --npus 16 --packages 2 " + kArray + " -o " + file);
     REQUIRE(gen.exit_code == 0);
     CHECK(gen.out.empty());
     const std::string text = read_file(file);
@@ -82,13 +70,13 @@ TEST_CASE("gen-workload: the written file, for DATA on 16 NPUs") {
     // Worked by hand in gemm_workload_test.cpp.
     CHECK(text.find("\nMLP_Bottom_0 -1 10650 NONE 0 10650 NONE 0 10650 ALLREDUCE 131072 19661\n") != std::string::npos);
     // Without -o, the workload goes to stdout.
-    const Run out = dtcalc_run("gen-workload --mnk " + kDlrm + " --parallel DATA --npus 16 " + kArray);
+    const Run out = run_dtcalc("gen-workload --mnk " + kDlrm + " --parallel DATA --npus 16 " + kArray);
     CHECK(out.exit_code == 0);
     CHECK(out.out == text);
 }
 
 TEST_CASE("gen-workload: roofline compute from a preset") {
-    const Run r = dtcalc_run("gen-workload --mnk " + std::string(DTCALC_SOURCE_DIR) +
+    const Run r = run_dtcalc("gen-workload --mnk " + std::string(DTCALC_SOURCE_DIR) +
                              "/examples/gemm/transformer_block.csv --parallel HYBRID_DATA_MODEL --packages 16 --preset " +
                              DTCALC_PRESETS_DIR + "/lab-system1.toml --evaluate --format csv");
     CHECK(r.exit_code == 0);
@@ -98,7 +86,7 @@ TEST_CASE("gen-workload: roofline compute from a preset") {
 TEST_CASE("gen-workload: bad input exits 2 with file:line") {
     auto gen = [](const std::string& csv, const std::string& flags) {
         const std::string path = dtcalc::testing::write_temp_file("bad.csv", csv);
-        Run r = dtcalc_run("gen-workload --mnk " + path + " " + flags);
+        Run r = run_dtcalc("gen-workload --mnk " + path + " " + flags);
         const auto at = r.out.find(path);
         if (at != std::string::npos) r.out.replace(at, path.size(), "bad.csv");
         return r;

@@ -7,27 +7,15 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "run_dtcalc.h"
 #include "temp_file.h"
 
 using dtcalc::testing::write_temp_file;
 
+using dtcalc::testing::Run;
+using dtcalc::testing::run_dtcalc;
+
 namespace {
-
-struct Run {
-    int exit_code;
-    std::string out;  // stdout and stderr together
-};
-
-Run run_dtcalc(const std::string& args) {
-    const std::string command = std::string(DTCALC_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 std::string mesh_yaml() {
     return write_temp_file("route-mesh.yml",

@@ -8,9 +8,13 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "run_dtcalc.h"
 #include "config/config_readers.h"
 #include "sweep/batch_sweep.h"
 #include "temp_file.h"
+
+using dtcalc::testing::Run;
+using dtcalc::testing::run_dtcalc;
 
 namespace {
 
@@ -26,22 +30,6 @@ std::string run_to_string(const Sweep& sweep, SweepSettings settings) {
     std::string out;
     sweep.run(settings, [&](std::string_view s) { out += s; });
     return out;
-}
-
-struct Run {
-    int exit_code;
-    std::string out;
-};
-
-Run run_dtcalc(const std::string& args) {
-    const std::string command = std::string(DTCALC_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }

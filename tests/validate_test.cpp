@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "run_dtcalc.h"
 #include "core/error.h"
 #include "temp_file.h"
 #include "validate/csv_table.h"
@@ -22,6 +23,9 @@
 
 using namespace dtcalc;
 using dtcalc::testing::write_temp_file;
+
+using dtcalc::testing::Run;
+using dtcalc::testing::run_dtcalc;
 
 namespace {
 
@@ -50,21 +54,6 @@ std::string tiny_plan(const std::string& gates) {
     const std::string csv = tiny_dataset();
     return write_temp_file("tiny_gates.toml", "[[dataset]]\nname = \"tiny\"\nkind = \"nccl-tests\"\nfile = \"" + csv +
                                                   "\"\npreset = \"hgx-h100\"\n\n" + gates);
-}
-
-struct Run {
-    int exit_code;
-    std::string out;
-};
-
-Run run_dtcalc(const std::string& args) {
-    FILE* pipe = popen((std::string(DTCALC_BINARY) + " " + args + " 2>&1").c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 }  // namespace

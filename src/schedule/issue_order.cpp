@@ -1,7 +1,5 @@
 #include "schedule/issue_order.h"
 
-#include "schedule/op_pricing.h"
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,6 +9,7 @@
 
 #include "collective/collective_cost.h"
 #include "core/error.h"
+#include "schedule/op_pricing.h"
 
 namespace dtcalc {
 namespace {
