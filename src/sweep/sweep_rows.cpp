@@ -97,6 +97,21 @@ std::string SweepRowWriter::header(std::span<const std::string> id_names, std::s
     return out + "\n";
 }
 
+namespace {
+
+// The row's identifying and swept fields, comma-separated (no trailing comma).
+void append_leading_csv_fields(std::string& out, std::span<const RowField> ids, std::span<const RowField> group) {
+    bool first = true;
+    for (std::span<const RowField> part : {ids, group})
+        for (const RowField& f : part) {
+            if (!first) out += ',';
+            first = false;
+            out += csv_field(f.text);
+        }
+}
+
+}  // namespace
+
 void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std::span<const RowField> group,
                            const PointOutcome& point, RowScratch& scratch) const {
     const bool runs = point.runs();
@@ -127,14 +142,8 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
         if (!first) out += ',';
         first = false;
     };
-    for (const RowField& f : ids) {
-        sep();
-        out += csv_field(f.text);
-    }
-    for (const RowField& f : group) {
-        sep();
-        out += csv_field(f.text);
-    }
+    append_leading_csv_fields(out, ids, group);
+    first = ids.empty() && group.empty();
     for (std::size_t i = 0; i < columns_.size(); ++i) {
         if (!kept_[i]) continue;
         sep();
@@ -161,14 +170,8 @@ void SweepRowWriter::write_error(std::string& out, std::span<const RowField> ids
         if (!first) out += ',';
         first = false;
     };
-    for (const RowField& f : ids) {
-        sep();
-        out += csv_field(f.text);
-    }
-    for (const RowField& f : group) {
-        sep();
-        out += csv_field(f.text);
-    }
+    append_leading_csv_fields(out, ids, group);
+    first = ids.empty() && group.empty();
     for (std::size_t i = 0; i < columns_.size(); ++i) {
         if (!kept_[i]) continue;
         sep();
