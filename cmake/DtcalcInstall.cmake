@@ -36,8 +36,9 @@ install(FILES ${PROJECT_BINARY_DIR}/dtcalcConfig.cmake ${PROJECT_BINARY_DIR}/dtc
   DESTINATION ${DTCALC_INSTALL_CMAKEDIR})
 
 # CTest: install into a scratch prefix, then build and run a project that
-# finds the package (C++ and C consumers).
-if(DTCALC_BUILD_TESTS)
+# finds the package (C++ and C consumers). Not for sanitizer builds: the
+# consumers are built without the sanitizer runtimes.
+if(DTCALC_BUILD_TESTS AND NOT DTCALC_SANITIZE)
   add_test(NAME cmake_package
            COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DSOURCE_DIR=${CMAKE_CURRENT_LIST_DIR}/package_test
                    -DWORK_DIR=${PROJECT_BINARY_DIR}/package_test -DGENERATOR=${CMAKE_GENERATOR}

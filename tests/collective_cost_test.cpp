@@ -453,7 +453,7 @@ TEST_CASE("a collective the system has no algorithm for raises InputError") {
         try {
             time_of(net, make_system({kHalvingDoubling}), Unaware, CollectiveKind::AllToAll, 16384);
         } catch (const InputError& e) {
-            CHECK(e.where().key == "collective");
+            CHECK(e.where().key == "all-to-all-implementation[0]");  // the system's entry that cannot run it
         }
     }
     SUBCASE("doubleBinaryTree reduce-scatter") {

@@ -1,5 +1,8 @@
 #include "capi/embedded_calls.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cstdlib>
 #include <span>
 #include <sstream>
@@ -53,7 +56,11 @@ std::vector<std::string> search_dirs(const ConfigValue* config, const char* key,
 
 SweepSettings run_settings(const ConfigValue& config) {
     SweepSettings s;
-    if (const ConfigValue* v = config.find("threads")) s.threads = static_cast<int>(as_non_negative_number(*v));
+    if (const ConfigValue* v = config.find("threads")) {
+        const double threads = as_non_negative_number(*v);  // 0: every core; each worker's scratch is allocated up front
+        if (threads != std::floor(threads) || threads > 1024) fail_at(*v, fmt::format("expected 0 (every core) to 1024 threads, got {}", threads));
+        s.threads = static_cast<int>(threads);
+    }
     if (const ConfigValue* v = config.find("feasible_only")) {
         if (v->type != ConfigValue::Type::Bool) fail_at(*v, "expected true or false");
         s.feasible_only = v->boolean;
@@ -101,9 +108,11 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (!kind) fail_at(kind_value, "expected all-reduce, reduce-scatter, all-gather, all-to-all or send-recv, got '" + kind_value.text + "'");
     const ConfigValue& size_value = r.required("size");
     const std::string size_text =
-        size_value.type == ConfigValue::Type::String ? size_value.text : std::to_string(static_cast<long long>(as_positive_number(size_value)));
+        size_value.type == ConfigValue::Type::String ? size_value.text : fmt::format("{}", as_positive_number(size_value));  // 1.5 stays 1.5, refused below
     const auto sizes = parse_byte_size_range(size_text);
-    if (!sizes) fail_at(size_value, "expected a size like 1048576 or 1MiB, or a range like 1KiB:1GiB, got '" + size_text + "'");
+    if (!sizes) fail_at(size_value, "expected a size like 1048576 or 1MiB, or a range like 1KiB:1GiB of at most 4096 sizes, got '" + size_text + "'");
+    for (std::uint64_t size : *sizes)
+        if (size > kMaxMessageBytes) fail_at(size_value, byte_size_out_of_range(size));
     SystemSource source;
     if (auto v = r.optional_string("preset")) source.preset = *v;
     if (auto v = r.optional_string("network")) source.network_file = *v;

@@ -29,6 +29,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path);
     if (!out) throw InputError({path.string(), 0, 0, ""}, "cannot write the file");
     out << text;
+    out.flush();  // a full disk shows when the buffer is written, not before
     if (!out) throw InputError({path.string(), 0, 0, ""}, "cannot write the file");
 }
 

@@ -20,6 +20,13 @@ namespace {
 
 [[noreturn]] void fail(const std::string& message) { throw InputError({"", 0, 0, "export"}, message); }
 
+// A trace field holds a whole number below 2^63; a larger (or non-finite) value is out of range.
+std::int64_t whole(double value, const WorkloadGraph& graph, int op, const char* field) {
+    if (!(value >= 0 && value < 9.2e18))
+        fail(graph.op_label(op) + ": " + field + " out of range for a Chakra trace (accepted are 0 to 9.2e18)");
+    return std::llround(value);
+}
+
 std::vector<int> roles_of_ranks(const WorkloadGraph& graph, long long npus) {
     if (!graph.rank_role.empty()) {
         if (static_cast<long long>(graph.rank_role.size()) != npus)
@@ -196,16 +203,17 @@ ExportSummary export_chakra(const WorkloadGraph& graph, const Network& network, 
                 case OpKind::Compute:
                     n.set_type(COMP_NODE);
                     if (summary.roofline) {
-                        add_int64_attr(n, "num_ops", std::llround(op.flops));
-                        add_uint64_attr(n, "tensor_size", static_cast<std::uint64_t>(std::llround(op.bytes)));
+                        add_int64_attr(n, "num_ops", whole(op.flops, graph, i, "num_ops"));
+                        add_uint64_attr(n, "tensor_size", static_cast<std::uint64_t>(whole(op.bytes, graph, i, "tensor_size")));
                     }
-                    n.set_duration_micros(static_cast<std::uint64_t>(std::llround(t / 1000.0)));
+                    n.set_duration_micros(static_cast<std::uint64_t>(whole(t / 1000.0, graph, i, "duration (us)")));
                     add_int32_attr(n, "is_cpu_op", op.host ? 1 : 0);
                     break;
                 case OpKind::Memory:
                     n.set_type(MEM_LOAD_NODE);
-                    add_uint64_attr(n, "tensor_size", static_cast<std::uint64_t>(std::llround(
-                                                          op.bytes > 0 ? op.bytes : t * system.local_mem_bw_gbps)));
+                    add_uint64_attr(n, "tensor_size", static_cast<std::uint64_t>(whole(
+                                                          op.bytes > 0 ? op.bytes : t * system.local_mem_bw_gbps,
+                                                          graph, i, "tensor_size")));
                     break;
                 case OpKind::Collective: {
                     n.set_type(COMM_COLL_NODE);
@@ -251,6 +259,8 @@ ExportSummary export_chakra(const WorkloadGraph& graph, const Network& network, 
     std::ofstream out(comm_group_file);
     if (!out) throw InputError({comm_group_file, 0, 0, ""}, "cannot write the file");
     out << groups.dump() << "\n";
+    out.flush();  // a full disk shows when the buffer is written, not before
+    if (!out) throw InputError({comm_group_file, 0, 0, ""}, "cannot write the file");
     summary.comm_groups = static_cast<int>(group_list.size());
     return summary;
 }

@@ -4,6 +4,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/error.h"
+
 namespace dtcalc::chakra {
 
 std::uint64_t peak_local_memory(const TraceGraph& trace, const Schedule& schedule, int role) {
@@ -62,7 +64,11 @@ std::uint64_t peak_local_memory(const TraceGraph& trace, const Schedule& schedul
     std::int64_t in_use = 0, peak = 0;
     for (std::size_t i = 0; i < changes.size();) {
         const double tick = changes[i].tick;
-        for (; i < changes.size() && changes[i].tick == tick; ++i) in_use += changes[i].bytes;
+        for (; i < changes.size() && changes[i].tick == tick; ++i)
+            // Each tensor is <= 2^50 B (trace_decoder.h); a sum of many could still pass 2^63.
+            if (__builtin_add_overflow(in_use, changes[i].bytes, &in_use))
+                throw InputError({trace.traces.prefix, 0, 0, ""},
+                                 "out of range: the tensors live at once on one NPU add up to more than 2^63 bytes");
         peak = std::max(peak, in_use);
     }
     return static_cast<std::uint64_t>(peak);

@@ -7,6 +7,8 @@
 #include "collective/chunk_pipeline.h"
 #include "collective/collective_cost.h"
 #include "collective/link_cost.h"
+#include "core/error.h"
+#include "core/units.h"
 
 namespace dtcalc::chakra {
 namespace {
@@ -76,7 +78,15 @@ CompTime comp_time(const TimingModel& model, const TraceNode& node) {
 double collective_time_all(const TimingModel& model, CommType type, std::uint64_t comm_size) {
     const CommGroup group = whole_network_group(*model.network);
     std::uint64_t bytes = comm_size;
-    if (type == CommType::AllGather) bytes = comm_size * static_cast<std::uint64_t>(group.size());
+    if (type == CommType::AllGather) {
+        // comm_size <= 2^50 and the group <= 2^24 NPUs: checked before the product is formed.
+        const auto npus = static_cast<std::uint64_t>(group.size());
+        if (comm_size > kMaxMessageBytes / npus)
+            throw InputError({"", 0, 0, ""},
+                             "attribute comm_size: out of range: an all-gather of " + std::to_string(comm_size) + " B per NPU on " +
+                                 std::to_string(npus) + " NPUs gathers more than 1 PiB (2^50 B, the largest size accepted)");
+        bytes = comm_size * npus;
+    }
     return collective_time(*model.network, *model.system, model.backend, {engine_kind(type), bytes, group}).time_ns;
 }
 

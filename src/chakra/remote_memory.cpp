@@ -1,6 +1,7 @@
 #include "chakra/remote_memory.h"
 
 #include "config/config_readers.h"
+#include "core/units.h"
 
 namespace dtcalc::chakra {
 
@@ -20,9 +21,17 @@ RemoteMemory load_remote_memory(const std::string& path) {
             fail_at(*type, "expected NO_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION or "
                            "MEMORY_POOL, got '" + name + "'");
     }
-    memory.latency_ns = reader.optional_non_negative_number("remote-mem-latency").value_or(0.0);
+    if (const ConfigValue* latency = reader.optional("remote-mem-latency")) {
+        memory.latency_ns = as_non_negative_number(*latency);
+        if (memory.latency_ns > kMaxLatencyNs)
+            fail_at(*latency, number_out_of_range(memory.latency_ns, 0, kMaxLatencyNs, "ns (up to 1 s)"));
+    }
     if (memory.kind != RemoteMemoryKind::None) {
-        memory.bandwidth_gbps = reader.positive_number("remote-mem-bw");
+        const ConfigValue& bandwidth = reader.required("remote-mem-bw");
+        memory.bandwidth_gbps = as_positive_number(bandwidth);
+        if (memory.bandwidth_gbps < kMinBandwidthGbps || memory.bandwidth_gbps > kMaxBandwidthGbps)
+            fail_at(bandwidth, number_out_of_range(memory.bandwidth_gbps, kMinBandwidthGbps, kMaxBandwidthGbps,
+                                                   "GB/s (1 kB/s to 1 ZB/s)"));
     } else {
         reader.ignore({"remote-mem-bw"});
     }

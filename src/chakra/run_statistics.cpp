@@ -4,11 +4,18 @@
 #include <cmath>
 
 #include "chakra/memory_tracker.h"
+#include "core/error.h"
 
 namespace dtcalc::chakra {
 namespace {
 
-std::uint64_t cycles(double ns) { return ns > 0 ? static_cast<std::uint64_t>(std::llround(ns)) : 0; }
+// Whole cycles of a time; a time of 2^63 ns (292 years) or more is out of range (llround would overflow).
+std::uint64_t cycles(double ns) {
+    if (!(ns < 9.2e18))
+        throw InputError({"", 0, 0, ""}, "out of range: the run takes more than 9.2e18 cycles (292 years); "
+                                         "accepted are runs shorter than 2^63 cycles");
+    return ns > 0 ? static_cast<std::uint64_t>(std::llround(ns)) : 0;
+}
 
 double union_length(std::vector<std::pair<double, double>>& intervals) {
     std::sort(intervals.begin(), intervals.end());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "chakra/et_def.pb.h"
 #include "chakra/hash.h"
 #include "core/error.h"
+#include "core/units.h"
 
 namespace dtcalc::chakra {
 namespace {
@@ -63,6 +65,7 @@ public:
             const std::string_view message(p, static_cast<std::size_t>(length));
             if (first) {
                 check_metadata(message, offset);
+                metadata_read_ = true;
                 first = false;
             } else {
                 decode_node(message, offset);
@@ -89,6 +92,7 @@ private:
     }
 
     std::string after_last_node() const {
+        if (!metadata_read_) return "at the start of the file";  // the GlobalMetadata itself
         if (out_.nodes.empty()) return "after the GlobalMetadata";
         return "after node " + std::to_string(out_.nodes.back().id);
     }
@@ -252,6 +256,12 @@ private:
         return s.magnitude;
     }
 
+    // A byte count: at most kMaxMessageBytes, so that sizes times NPU counts can be checked without overflow.
+    std::uint64_t as_size(std::uint64_t bytes, std::string_view name, std::uint64_t id) const {
+        if (bytes > kMaxMessageBytes) fail_node(id, "attribute " + std::string(name) + ": " + byte_size_out_of_range(bytes));
+        return bytes;
+    }
+
     std::int64_t as_integer(const Scalar& s, std::string_view name, std::uint64_t id) const {
         if (!s.present) fail_node(id, "attribute " + std::string(name) + ": expected an integer");
         if (s.is_real) {
@@ -291,7 +301,7 @@ private:
         if (digits == 0)
             fail_node(id, "attribute " + std::string(list) + ": tensor size '" + std::string(text) +
                               "' is not a non-negative number");
-        return value;
+        return as_size(value, list, id);
     }
 
     // A string_list of name, size, name, size, ...
@@ -396,9 +406,9 @@ private:
         if (name == "num_ops") {
             n.num_ops = as_count(scalar(), name, n.id);
         } else if (name == "tensor_size") {
-            n.tensor_size = as_count(scalar(), name, n.id);
+            n.tensor_size = as_size(as_count(scalar(), name, n.id), name, n.id);
         } else if (name == "comm_size") {
-            n.comm_size = as_count(scalar(), name, n.id);
+            n.comm_size = as_size(as_count(scalar(), name, n.id), name, n.id);
             n.has_comm_size = true;
         } else if (name == "comm_type") {
             const std::int64_t t = as_integer(scalar(), name, n.id);
@@ -500,6 +510,7 @@ private:
     std::vector<std::uint64_t> ctrl_;
     std::vector<PendingAttribute> attrs_;
     std::vector<std::string_view> scratch_;
+    bool metadata_read_ = false;
 };
 
 }  // namespace
@@ -543,6 +554,9 @@ RankTrace decode_rank_trace(std::string_view bytes, const std::string& file, int
 RankTrace read_rank_trace(const std::string& file, int rank, const DecodeOptions& options, std::string& buffer) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw InputError({file, 0, 0, ""}, "cannot read the file");
+    // A directory opens too, and reports a size near 2^63.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) throw InputError({file, 0, 0, ""}, "cannot read the file: it is not a regular file");
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
     if (size < 0) throw InputError({file, 0, 0, ""}, "cannot read the file");

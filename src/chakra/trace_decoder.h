@@ -56,7 +56,7 @@ std::string_view comm_type_name(CommType type);  ///< "ALL_REDUCE", ...
 /// A tensor a node reads or writes (its `inputs` / `outputs` attributes: name, size pairs).
 struct TensorRef {
     std::uint32_t name = 0;   ///< index into RankTrace::strings
-    std::uint64_t bytes = 0;  ///< the size string's leading digits, as ASTRA-sim's std::stoull reads it
+    std::uint64_t bytes = 0;  ///< the size string's leading digits, as ASTRA-sim's std::stoull reads it; <= 1 PiB
 };
 
 struct TraceNode {
@@ -68,9 +68,9 @@ struct TraceNode {
     bool partial_involved_dim = false;  ///< an `involved_dim` list that leaves a dimension out
     std::int32_t comm_type = -1;    ///< CommType, -1 when absent
     bool has_comm_size = false;
-    std::uint64_t comm_size = 0;
+    std::uint64_t comm_size = 0;    ///< <= 1 PiB (kMaxMessageBytes): larger is an out-of-range error
     std::uint64_t num_ops = 0;
-    std::uint64_t tensor_size = 0;
+    std::uint64_t tensor_size = 0;  ///< <= 1 PiB, as comm_size
     std::uint64_t duration_micros = 0;
     double exact_duration_ns = -1;  ///< attribute `dtcalc_duration_ns` (dtcalc's exports), -1 when absent
     std::int64_t comm_src = -1;     ///< -1 when absent

@@ -111,8 +111,8 @@ private:
                         double ns = 0;
                         try {
                             ns = collective_time_all(model_, type, n.comm_size);
-                        } catch (const InputError& e) {
-                            fail_node(file, n, e.detail());
+                        } catch (const InputError& e) {  // keep a system file's location: it is what to fix
+                            fail_node(file, n, e.where().file.empty() ? e.detail() : std::string(e.what()));
                         }
                         found = all_cache_.emplace(key, ns).first;
                     }

@@ -43,6 +43,7 @@ void write_et_file(const std::string& path, const GlobalMetadata& metadata, std:
     std::ofstream out(path, std::ios::binary);
     if (!out) throw InputError({path, 0, 0, ""}, "cannot write the file");
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();  // a full disk shows when the buffer is written, not before
     if (!out) throw InputError({path, 0, 0, ""}, "cannot write the file");
 }
 

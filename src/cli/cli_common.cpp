@@ -38,6 +38,15 @@ void force_nccl_choice(ResolvedSystem& system, const std::string& algo, const st
     system.system.nccl = std::make_shared<const NcclParameters>(params);
 }
 
+void check_layer_passes(long long passes, std::size_t layers) {
+    constexpr long long kMaxLayerPasses = 1000000;  // about 1 KiB of graph each
+    const long long total = passes * static_cast<long long>(layers);
+    if (total > kMaxLayerPasses)
+        throw InputError({"--passes", 0, 0, ""}, "expected at most " + std::to_string(kMaxLayerPasses) +
+                                                     " layer passes (passes x layers), got " + std::to_string(passes) +
+                                                     " x " + std::to_string(layers) + " = " + std::to_string(total));
+}
+
 OutputFormat parse_output_format(const std::string& text) {
     if (text == "table") return OutputFormat::Table;
     if (text == "csv") return OutputFormat::Csv;

@@ -29,6 +29,10 @@ enum class OutputFormat { Table, Csv, Json };
 /// throws InputError naming the flag for a bad name or another backend.
 void force_nccl_choice(ResolvedSystem& system, const std::string& algo, const std::string& proto);
 
+/// A text workload's training graph holds every layer of every pass: more
+/// than 1,000,000 layer passes is an InputError naming --passes.
+void check_layer_passes(long long passes, std::size_t layers);
+
 OutputFormat parse_output_format(const std::string& text);  ///< throws InputError naming --format
 TimeUnit parse_units_flag(const std::string& text);          ///< throws InputError naming --units
 

@@ -18,7 +18,7 @@ namespace {
 struct CollectiveOptions {
     std::string kind;
     std::string size;
-    long long npus = 0;
+    std::optional<long long> npus;  ///< unset: the whole network (0 or less is an error, not the default)
     std::optional<long long> nodes;
     std::optional<long long> gpus_per_node;
     std::string algo;
@@ -38,14 +38,16 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     const auto sizes = parse_byte_size_range(options.size);
     if (!sizes)
         throw InputError({"--size", 0, 0, ""}, "expected a size like 1048576, 1MiB or 4KB, or a range like "
-                                               "1KiB:1GiB, got '" + options.size + "'");
+                                               "1KiB:1GiB of at most 4096 sizes, got '" + options.size + "'");
+    for (std::uint64_t size : *sizes)
+        if (size > kMaxMessageBytes) throw InputError({"--size", 0, 0, ""}, byte_size_out_of_range(size));
     const TimeUnit unit = parse_units_flag(options.units);
     const OutputFormat format = parse_output_format(options.format);
     if (options.links && format != OutputFormat::Table)
         throw InputError({"--links", 0, 0, ""}, "is shown with --format table only");
     ResolvedSystem sys = resolve_system(options.system, preset_dirs);
     if (options.nodes || options.gpus_per_node) {
-        if (options.npus > 0)
+        if (options.npus)
             throw InputError({"--npus", 0, 0, ""}, "give either --npus or --nodes/--gpus-per-node, not both");
         sys.network = shape_cluster(sys.network, options.nodes, options.gpus_per_node);
     }
@@ -53,7 +55,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
 
     CollectiveQuery query;
     query.kind = *kind;
-    query.group = options.npus > 0 ? first_npus_group(sys.network, options.npus, "--npus")
+    query.group = options.npus ? first_npus_group(sys.network, *options.npus, "--npus")
                                    : whole_network_group(sys.network);
 
     std::vector<CollectiveRow> rows;
@@ -62,6 +64,13 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         rows.push_back({*kind, size, query.group.size(), sys.backend,
                         collective_time(sys.network, sys.system, sys.backend, query)});
     }
+    // Where congestion comes from, at the largest size; worked out before any
+    // output, so that an error leaves stdout empty.
+    std::vector<PhaseLinks> links;
+    if (options.links && !rows.empty()) {
+        query.bytes = rows.back().size_bytes;
+        links = collective_links(sys.network, sys.system, sys.backend, query, rows.back().result, 5);
+    }
     switch (format) {
         case OutputFormat::Table:
             write_collective_table(std::cout, {sys.label}, rows, unit, options.phases || rows.size() == 1);
@@ -69,12 +78,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         case OutputFormat::Csv: write_collective_csv(std::cout, rows, unit); break;
         case OutputFormat::Json: write_collective_json(std::cout, rows); break;
     }
-    if (options.links && !rows.empty()) {  // where congestion comes from, at the largest size
-        query.bytes = rows.back().size_bytes;
-        write_link_table(std::cout,
-                         collective_links(sys.network, sys.system, sys.backend, query, rows.back().result, 5), unit,
-                         query.bytes);
-    }
+    if (options.links && !rows.empty()) write_link_table(std::cout, links, unit, query.bytes);
 }
 
 }  // namespace

@@ -154,6 +154,7 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
 
     const MnkTable table = parse_mnk_csv(o.mnk);
     const V1Workload workload = build_gemm_v1_workload(table, plan, compute, o.output.empty() ? "<generated>" : o.output);
+    if (o.evaluate) check_layer_passes(o.passes, workload.layers.size());
     if (!o.output.empty()) {
         std::ofstream out(o.output);
         if (!out) throw InputError({"--output", 0, 0, ""}, "cannot write '" + o.output + "'");

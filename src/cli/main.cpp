@@ -1,8 +1,10 @@
 // dtcalc: parses the command line, runs one subcommand, turns bad input into
-// a one-line message and exit code 2.
+// a one-line message and exit code 2 (70 for a defect: an unexpected exception).
 #include <CLI/CLI.hpp>
 
+#include <exception>
 #include <iostream>
+#include <new>
 
 #include "cli/cli_common.h"
 #include "cli/collective_command.h"
@@ -49,6 +51,13 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const dtcalc::cli::ExitStatus& e) {
         return e.code;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "dtcalc: error: out of memory (the input asks for more than this machine has)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        // Bad input ends as an InputError above; reaching here is a defect.
+        std::cerr << "dtcalc: internal error: " << e.what() << " (please report it with the command and its inputs)\n";
+        return 70;
     }
     return 0;
 }

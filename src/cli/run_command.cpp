@@ -38,6 +38,7 @@ void run_workload(const RunOptions& options, const std::vector<std::string>& pre
         throw InputError({"--passes", 0, 0, ""}, "expected 1 to 1000000, got " + std::to_string(options.passes));
     const ResolvedSystem sys = resolve_system(options.system, preset_dirs);
     const V1Workload workload = parse_v1_workload(options.workload);
+    check_layer_passes(options.passes, workload.layers.size());
     const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, options.passes);
 
     EvaluationSystem eval;

@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_common.h"
 #include "config/config_readers.h"
@@ -26,6 +28,7 @@ struct SweepCommand {
     std::vector<std::string> rules;
     std::string objective;
     std::optional<int> top;
+    std::optional<std::uint64_t> max_points;
     std::string format = "csv", units = "us", shard = "1/1";
     int threads = 0;
     bool feasible_only = false, keep_going = false, quiet = false, no_progress = false;
@@ -144,7 +147,10 @@ private:
 void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, const std::vector<std::string>& model_dirs) {
     SweepSettings settings;
     settings.threads = c.threads;
-    if (c.threads < 0) throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) or more, got " + std::to_string(c.threads));
+    // Each worker holds its own scratch, allocated up front: a bound keeps a
+    // mistyped count from exhausting memory.
+    if (c.threads < 0 || c.threads > 1024)
+        throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(c.threads));
     std::tie(settings.shard_index, settings.shard_count) = parse_shard(c.shard);
     settings.feasible_only = c.feasible_only;
     const auto format = parse_sweep_format(c.format);
@@ -172,6 +178,10 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
         return;
     }
     const Sweep sweep(std::move(spec), preset_dirs, model_dirs);
+    if (c.max_points && sweep.space().size() > *c.max_points)
+        throw InputError({"--max-points", 0, 0, ""}, "the sweep has " + std::to_string(sweep.space().size()) +
+                                                         " points, more than the " + std::to_string(*c.max_points) +
+                                                         " allowed (narrow the ranges or raise --max-points)");
     RowOutput out(c.output_file);
     const SweepReport report = sweep.run(settings, [&](std::string_view s) { out.write(s); }, progress);
     out.finish();
@@ -209,6 +219,8 @@ void setup_sweep_command(CLI::App& app, const std::vector<std::string>& preset_d
     cmd->add_option("--objective", c->objective, "time | tokens_per_s | tokens_per_s_per_gpu | mfu | memory | cost (default time)")
         ->group("Constraints and ranking");
     cmd->add_option("--top", c->top, "How many best points the summary lists (default 5)")->group("Constraints and ranking");
+    cmd->add_option("--max-points", c->max_points, "Refuse (exit 2) a sweep of more points than this instead of running it")
+        ->group("Constraints and ranking");
     cmd->add_option("--output,-o", c->output_file, "Write the rows to this file (default stdout)");
     cmd->add_option("--format", c->format, "csv | jsonl (default csv)");
     cmd->add_flag("--feasible-only", c->feasible_only, "Leave out the rows of points that cannot run or do not fit in memory");

@@ -4,7 +4,6 @@
 #include <array>
 #include <optional>
 #include <span>
-#include <stdexcept>
 
 #include "collective/algorithm_steps.h"
 #include "collective/chunk_pipeline.h"
@@ -12,6 +11,7 @@
 #include "collective/nccl/nccl_model.h"
 #include "collective/phase_plan.h"
 #include "core/error.h"
+#include "core/units.h"
 #include "topology/grid_collective.h"
 
 namespace dtcalc {
@@ -109,6 +109,7 @@ CollectiveResult send_recv_time(const Network& network, const SystemConfig& syst
 
 CollectiveResult collective_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
                                  const CollectiveQuery& query) {
+    if (query.bytes > kMaxMessageBytes) throw InputError({"", 0, 0, "size"}, byte_size_out_of_range(query.bytes));
     if (backend == NetworkBackend::Nccl) return nccl_collective_time(network, system, query);
     if (query.kind == CollectiveKind::SendRecv) return send_recv_time(network, system, backend, query);
 
@@ -125,12 +126,8 @@ CollectiveResult collective_time(const Network& network, const SystemConfig& sys
     result.chunks = system.preferred_dataset_splits;
     result.chunk_bytes = chunk;
 
-    std::vector<PlannedPhase> planned;
-    try {
-        planned = plan_phases(query.kind, query.group, system, chunk);
-    } catch (const std::invalid_argument& e) {
-        throw InputError({"", 0, 0, "collective"}, e.what());
-    }
+    check_phase_algorithms(query.kind, query.group, system);
+    const std::vector<PlannedPhase> planned = plan_phases(query.kind, query.group, system, chunk);
 
     std::vector<PipelinePhase> pipeline;
     pipeline.reserve(planned.size());

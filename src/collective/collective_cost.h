@@ -60,7 +60,10 @@ struct CollectiveResult {
     std::string_view algorithm;
 };
 
-/// Throws InputError (key "collective") when the system has no algorithm for it.
+/// Throws InputError at the system's implementation entry when it has no algorithm
+/// for it (check_phase_algorithms, phase_plan.h), key "collective" for a grid it
+/// cannot model,
+/// (key "size") when the size is over kMaxMessageBytes (core/units.h).
 /// Backend nccl: see collective/nccl/nccl_model.h.
 CollectiveResult collective_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
                                  const CollectiveQuery& query);

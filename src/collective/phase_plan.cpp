@@ -2,11 +2,31 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "collective/algorithm_steps.h"
+#include "core/error.h"
 
 namespace dtcalc {
 namespace {
+
+constexpr std::string_view kImplementationKeys[kGroupCollectiveKinds] = {
+    "all-reduce-implementation", "reduce-scatter-implementation", "all-gather-implementation",
+    "all-to-all-implementation"};
+
+// Entry `entry` of the implementation list of `kind`: where it was read, or its key.
+InputLocation entry_location(const SystemConfig& system, CollectiveKind kind, std::size_t entry) {
+    const auto list = static_cast<std::size_t>(kind);
+    const std::vector<InputLocation>& where = system.implementation_where[list];
+    if (entry < where.size()) return where[entry];
+    return {"", 0, 0, std::string(kImplementationKeys[list]) + "[" + std::to_string(entry) + "]"};
+}
+
+std::string no_such_collective(AlgorithmKind algorithm, CollectiveKind kind) {
+    return std::string(algorithm_name(algorithm)) + " has no " + std::string(collective_kind_name(kind));
+}
+
+bool power_of_two(int npus) { return npus > 0 && (npus & (npus - 1)) == 0; }
 
 PlannedPhase phase(int dim, CollectiveKind kind, const CommGroup& group, const std::vector<AlgorithmChoice>& algorithms,
                    std::uint64_t data, bool hierarchical = false) {
@@ -27,6 +47,36 @@ PlannedPhase phase(int dim, CollectiveKind kind, const CommGroup& group, const s
 }
 
 }  // namespace
+
+void check_phase_algorithms(CollectiveKind kind, const CommGroup& group, const SystemConfig& system) {
+    if (kind == CollectiveKind::SendRecv) return;
+    const std::vector<int> dims = group.spanned_dimensions();
+    if (dims.empty()) return;
+    const std::vector<AlgorithmChoice>& algorithms = system.algorithms_for(kind);
+    if (algorithms.empty())
+        throw InputError(entry_location(system, kind, 0), "missing: no algorithm for " + std::string(collective_kind_name(kind)));
+    if (algorithms.front().flat) {
+        if (!supports(kind, algorithms.front().kind))
+            throw InputError(entry_location(system, kind, 0), no_such_collective(algorithms.front().kind, kind));
+        return;
+    }
+    for (int d : dims) {
+        const auto entry = static_cast<std::size_t>(d);
+        if (entry >= algorithms.size())
+            throw InputError(entry_location(system, kind, algorithms.size()),
+                             "missing: the list has " + std::to_string(algorithms.size()) +
+                                 " entries, but the group spans dimension " + std::to_string(d));
+        const AlgorithmKind algorithm = algorithms[entry].kind;
+        // An all-reduce's inner phases (reduce-scatter, all-gather) also use the
+        // all-reduce list, and every algorithm has those or runs them as all-reduces.
+        if (!supports(kind, algorithm)) throw InputError(entry_location(system, kind, entry), no_such_collective(algorithm, kind));
+        const int npus = group.members[entry];
+        if (algorithm == AlgorithmKind::HalvingDoubling && !power_of_two(npus))
+            throw InputError(entry_location(system, kind, entry),
+                             "halvingDoubling needs a power-of-two number of NPUs on dimension " + std::to_string(d) +
+                                 " (got " + std::to_string(npus) + ")");
+    }
+}
 
 std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& group, const SystemConfig& system,
                                       std::uint64_t chunk_bytes) {

@@ -27,9 +27,18 @@ struct PlannedPhase {
     std::uint64_t data_bytes = 0;      ///< data this phase works on, per chunk (see algorithm_steps.h)
 };
 
+/// Checks that the system's algorithms can run `kind` on `group`: each spanned
+/// dimension's algorithm has this collective, and halvingDoubling has a
+/// power-of-two number of NPUs there. Throws InputError at the implementation
+/// entry (SystemConfig::implementation_where: file, line and key; for a system
+/// built in code, the key only), so bad input never reaches plan_phases' own
+/// checks.
+void check_phase_algorithms(CollectiveKind kind, const CommGroup& group, const SystemConfig& system);
+
 /// `chunk_bytes` is one chunk of the collective's buffer (for all-gather, of
 /// each NPU's input). Throws std::invalid_argument when the system names an
-/// algorithm the collective does not have.
+/// algorithm the collective does not have (a broken contract: callers run
+/// check_phase_algorithms first).
 std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& group, const SystemConfig& system,
                                       std::uint64_t chunk_bytes);
 

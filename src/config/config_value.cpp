@@ -5,6 +5,14 @@
 #include <limits>
 
 namespace dtcalc {
+
+ConfigValue::ConfigValue() = default;
+ConfigValue::ConfigValue(const ConfigValue&) = default;
+ConfigValue::ConfigValue(ConfigValue&&) noexcept = default;
+ConfigValue& ConfigValue::operator=(const ConfigValue&) = default;
+ConfigValue& ConfigValue::operator=(ConfigValue&&) noexcept = default;
+ConfigValue::~ConfigValue() = default;
+
 namespace {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -107,6 +115,14 @@ const ConfigValue& ConfigTableReader::required(std::string_view key) {
     if (!value) {
         InputLocation where = table_.where;
         where.key = where.key.empty() ? std::string(key) : where.key + "." + std::string(key);
+        // A misspelt key is the usual reason: point at it.
+        for (const auto& [name, field] : table_.fields) {
+            if (std::find(used_.begin(), used_.end(), name) != used_.end()) continue;
+            if (edit_distance(name, key) * 3 > key.size()) continue;
+            std::string at = "'" + name + "'";
+            if (field.where.line > 0) at += " on line " + std::to_string(field.where.line);
+            throw InputError(where, "missing required key (is " + at + " a misspelling?)");
+        }
         throw InputError(where, "missing required key");
     }
     return *value;

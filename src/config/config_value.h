@@ -25,6 +25,15 @@ struct ConfigValue {
     std::vector<std::pair<std::string, ConfigValue>> fields;  ///< Table, in file order
     InputLocation where;     ///< file, line, column and the dotted key path
 
+    // Defined out of line: the type holds itself (through std::pair in
+    // `fields`), which clang with libstdc++ only accepts once it is complete.
+    ConfigValue();
+    ConfigValue(const ConfigValue&);
+    ConfigValue(ConfigValue&&) noexcept;
+    ConfigValue& operator=(const ConfigValue&);
+    ConfigValue& operator=(ConfigValue&&) noexcept;
+    ~ConfigValue();
+
     const ConfigValue* find(std::string_view key) const;
 };
 

@@ -23,22 +23,28 @@ struct LineFinder {
     }
 };
 
+// Deeper nesting is no configuration; refusing it keeps the recursion below
+// off the end of the stack (TOML's reader stops at the same depth).
+constexpr int kMaxDepth = 256;
+
 ConfigValue convert(const nlohmann::json& node, const std::string& file, const std::string& key,
-                    const LineFinder& lines, std::size_t offset) {
+                    const LineFinder& lines, std::size_t offset, int depth = 0) {
     ConfigValue out;
     out.where = {file, offset == std::string::npos ? 0 : lines.line_of(offset), 0, key};
+    if (depth > kMaxDepth)
+        throw InputError(out.where, "nested more than " + std::to_string(kMaxDepth) + " lists or objects deep");
     switch (node.type()) {
         case nlohmann::json::value_t::object:
             out.type = ConfigValue::Type::Table;
             for (const auto& [name, child] : node.items()) {
                 const std::size_t at = lines.find_key(name, offset);
-                out.fields.emplace_back(name, convert(child, file, key.empty() ? name : key + "." + name, lines, at));
+                out.fields.emplace_back(name, convert(child, file, key.empty() ? name : key + "." + name, lines, at, depth + 1));
             }
             break;
         case nlohmann::json::value_t::array:
             out.type = ConfigValue::Type::List;
             for (std::size_t i = 0; i < node.size(); ++i)
-                out.items.push_back(convert(node[i], file, key + "[" + std::to_string(i) + "]", lines, offset));
+                out.items.push_back(convert(node[i], file, key + "[" + std::to_string(i) + "]", lines, offset, depth + 1));
             break;
         case nlohmann::json::value_t::string:
             out.type = ConfigValue::Type::String;
@@ -77,6 +83,18 @@ ConfigValue parse_json_text(const std::string& text, const std::string& path) {
         if (const auto colon = message.find("parse error"); colon != std::string::npos)
             message = message.substr(colon);
         throw InputError({path, lines.line_of(e.byte == 0 ? 0 : e.byte - 1), 0, ""}, "invalid JSON: " + message);
+    } catch (const nlohmann::json::exception& e) {
+        // Not a syntax error but a value the parser refuses, like a number too
+        // large for a double: "number overflow parsing '1e400'". The line is
+        // that of the quoted text's first appearance.
+        std::string message = e.what();
+        if (const auto bracket = message.find("] "); bracket != std::string::npos) message = message.substr(bracket + 2);
+        int line = 0;
+        const auto open = message.find('\''), close = message.rfind('\'');
+        if (open != std::string::npos && close > open + 1)
+            if (const auto at = text.find(message.substr(open + 1, close - open - 1)); at != std::string::npos)
+                line = LineFinder{text}.line_of(at);
+        throw InputError({path, line, 0, ""}, "invalid JSON: " + message);
     }
     const LineFinder lines{text};
     ConfigValue root = convert(document, path, "", lines, 0);

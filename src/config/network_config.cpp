@@ -1,6 +1,7 @@
 #include "config/network_config.h"
 
 #include "config/config_readers.h"
+#include "core/units.h"
 
 #include <cctype>
 #include <string>
@@ -51,6 +52,7 @@ Network network_from_config(const ConfigValue& table) {
         }
     }
     Network network;
+    std::int64_t total_npus = 1;
     std::size_t axis = 0;
     for (std::size_t i = 0; i < dims; ++i) {
         const std::string& name = as_string(topologies[i]);
@@ -61,7 +63,7 @@ Network network_from_config(const ConfigValue& table) {
         for (int a = 0; a < span; ++a) {
             const ConfigValue& count = npus[axis + static_cast<std::size_t>(a)];
             const int n = as_positive_integer(count);
-            if (n > (1 << 24)) fail_at(count, "more than 16,777,216 NPUs in one dimension");
+            if (n > kMaxNpus) fail_at(count, "more than 16,777,216 NPUs in one dimension");
             if (span > 1 && n < 2)
                 fail_at(count, std::string(topology_name(*topology)) + " needs at least 2 NPUs along each axis (got " +
                                    std::to_string(n) + " along " + std::string(1, static_cast<char>('x' + a)) +
@@ -71,8 +73,18 @@ Network network_from_config(const ConfigValue& table) {
         if (span > 1 && grid_npus > (1 << 24))
             fail_at(npus[axis], "more than 16,777,216 NPUs in one " + std::string(topology_name(*topology)));
         const double bandwidth = as_positive_number(bandwidths[i]);
+        if (bandwidth < kMinBandwidthGbps || bandwidth > kMaxBandwidthGbps)
+            fail_at(bandwidths[i], number_out_of_range(bandwidth, kMinBandwidthGbps, kMaxBandwidthGbps,
+                                                       "GB/s per link (1 kB/s to 1 ZB/s)"));
         const double latency = as_non_negative_number(latencies[i]);
+        if (latency > kMaxLatencyNs)
+            fail_at(latencies[i], number_out_of_range(latency, 0, kMaxLatencyNs, "ns per hop (up to 1 s)"));
         for (int a = 0; a < span; ++a, ++axis) {
+            // Checked before the next factor: a product <= 2^24 times a factor <= 2^24 fits in 64 bits.
+            total_npus *= static_cast<std::int64_t>(npus[axis].number);
+            if (total_npus > kMaxNpus)
+                fail_at(npus[axis], "out of range: the dimensions multiply to more than 16,777,216 NPUs "
+                                    "(accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
             Dimension d;
             d.topology = *topology;
             d.npus = static_cast<int>(npus[axis].number);
@@ -81,7 +93,6 @@ Network network_from_config(const ConfigValue& table) {
             network.dimensions.push_back(d);
         }
     }
-    if (network.total_npus() > (1LL << 40)) fail_at(table, "more than 2^40 NPUs in all");
     reader.finish();
     return network;
 }

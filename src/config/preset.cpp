@@ -8,6 +8,7 @@
 #include "config/network_config.h"
 #include "config/nccl_params_reader.h"
 #include "config/system_config_reader.h"
+#include "core/units.h"
 
 namespace dtcalc {
 namespace fs = std::filesystem;
@@ -51,14 +52,22 @@ EfficiencyCurve efficiency_curve(const ConfigValue* curve) {
     return out;
 }
 
+// A device rate within [lo, hi] (physically possible, with a wide margin).
+double rate(const ConfigValue& v, double lo, double hi, std::string_view unit) {
+    const double x = as_positive_number(v);
+    if (x < lo || x > hi) fail_at(v, number_out_of_range(x, lo, hi, unit));
+    return x;
+}
+
 ComputeSpec compute_from(const ConfigValue& table) {
     ConfigTableReader r(table);
     ComputeSpec c;
     c.given = true;
-    c.peak_tflops_bf16 = r.positive_number("peak-tflops-bf16");
-    if (const ConfigValue* v = r.optional("peak-tflops-fp8")) c.peak_tflops_fp8 = as_positive_number(*v);
-    if (const ConfigValue* v = r.optional("peak-tflops-fp32")) c.peak_tflops_fp32 = as_positive_number(*v);
-    c.hbm_bandwidth_gbps = r.positive_number("hbm-bandwidth-gbps");
+    // 1 MFLOP/s to 1 ZFLOP/s; memory as links, 1 kB/s to 1 ZB/s.
+    c.peak_tflops_bf16 = rate(r.required("peak-tflops-bf16"), 1e-6, 1e9, "TFLOP/s");
+    if (const ConfigValue* v = r.optional("peak-tflops-fp8")) c.peak_tflops_fp8 = rate(*v, 1e-6, 1e9, "TFLOP/s");
+    if (const ConfigValue* v = r.optional("peak-tflops-fp32")) c.peak_tflops_fp32 = rate(*v, 1e-6, 1e9, "TFLOP/s");
+    c.hbm_bandwidth_gbps = rate(r.required("hbm-bandwidth-gbps"), kMinBandwidthGbps, kMaxBandwidthGbps, "GB/s");
     c.hbm_capacity_gib = r.positive_number("hbm-capacity-gib");
     c.gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency"));
     c.fp8_gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency-fp8"));

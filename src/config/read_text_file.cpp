@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -7,6 +8,9 @@
 namespace dtcalc {
 
 std::string read_text_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))  // opens on Linux, then reads as empty
+        throw InputError({path, 0, 0, ""}, "is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError({path, 0, 0, ""}, "cannot open file");
     std::ostringstream buffer;

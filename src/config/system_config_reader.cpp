@@ -1,6 +1,7 @@
 #include "config/system_config_reader.h"
 
 #include "config/config_readers.h"
+#include "core/units.h"
 
 namespace dtcalc {
 namespace {
@@ -32,18 +33,37 @@ std::vector<AlgorithmChoice> read_implementation(ConfigTableReader& reader, std:
     return out;
 }
 
+// Chunks of a collective, or chunks in flight: 1 to kMaxChunks. The chunk
+// pipeline's work grows as chunks x slots, so the bound also bounds its time.
+int chunk_count(ConfigTableReader& reader, std::string_view key) {
+    const ConfigValue& value = reader.required(key);
+    const int n = as_positive_integer(value);
+    if (n > kMaxChunks)
+        fail_at(value, "out of range (got " + std::to_string(n) + "): accepted are 1 to " + std::to_string(kMaxChunks));
+    return n;
+}
+
 }  // namespace
 
 SystemConfig system_config_from(const ConfigValue& table, std::size_t dimensions) {
     ConfigTableReader reader(table);
     SystemConfig config;
-    for (int k = 0; k < kGroupCollectiveKinds; ++k)
+    for (int k = 0; k < kGroupCollectiveKinds; ++k) {
         config.implementation[k] = read_implementation(reader, kImplementationKeys[k], dimensions);
+        for (const ConfigValue& item : reader.list(kImplementationKeys[k])) config.implementation_where[k].push_back(item.where);
+    }
 
-    config.preferred_dataset_splits = reader.positive_integer("preferred-dataset-splits");
-    config.active_chunks_per_dimension = reader.positive_integer("active-chunks-per-dimension");
-    config.endpoint_delay_ns = reader.non_negative_number("endpoint-delay");
-    config.local_mem_bw_gbps = reader.positive_number("local-mem-bw");
+    config.preferred_dataset_splits = chunk_count(reader, "preferred-dataset-splits");
+    config.active_chunks_per_dimension = chunk_count(reader, "active-chunks-per-dimension");
+    const ConfigValue& delay = reader.required("endpoint-delay");
+    config.endpoint_delay_ns = as_non_negative_number(delay);
+    if (config.endpoint_delay_ns > kMaxLatencyNs)
+        fail_at(delay, number_out_of_range(config.endpoint_delay_ns, 0, kMaxLatencyNs, "ns (up to 1 s)"));
+    const ConfigValue& mem_bw = reader.required("local-mem-bw");
+    config.local_mem_bw_gbps = as_positive_number(mem_bw);
+    if (config.local_mem_bw_gbps < kMinBandwidthGbps || config.local_mem_bw_gbps > kMaxBandwidthGbps)
+        fail_at(mem_bw, number_out_of_range(config.local_mem_bw_gbps, kMinBandwidthGbps, kMaxBandwidthGbps,
+                                            "GB/s (1 kB/s to 1 ZB/s)"));
 
     const ConfigValue& optimization = reader.required("collective-optimization");
     const auto opt = parse_collective_optimization(as_string(optimization));
@@ -55,7 +75,12 @@ SystemConfig system_config_from(const ConfigValue& table, std::size_t dimensions
     if (!pol) fail_at(policy, "expected 'LIFO' or 'FIFO', got '" + policy.text + "'");
     config.scheduling_policy = *pol;
 
-    if (const ConfigValue* peak = reader.optional("peak-perf")) config.peak_perf_tflops = as_positive_number(*peak);
+    if (const ConfigValue* peak = reader.optional("peak-perf")) {
+        config.peak_perf_tflops = as_positive_number(*peak);
+        // 1 MFLOP/s to 1 ZFLOP/s per NPU.
+        if (config.peak_perf_tflops < 1e-6 || config.peak_perf_tflops > 1e9)
+            fail_at(*peak, number_out_of_range(config.peak_perf_tflops, 1e-6, 1e9, "TFLOP/s"));
+    }
     config.roofline_enabled = reader.optional_boolean_flag("roofline-enabled").value_or(false);
     config.track_local_mem = reader.optional_boolean_flag("track-local-mem").value_or(false);
 

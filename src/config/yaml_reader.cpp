@@ -34,16 +34,32 @@ ConfigValue scalar(const YAML::Node& node, ConfigValue out) {
     return out;
 }
 
-ConfigValue convert(const YAML::Node& node, const std::string& file, const std::string& key) {
+// An alias repeats the node it names, and may name a node it is inside of:
+// "a: &x [*x]" nests without end, ten levels of ten aliases make 10^10 values
+// out of a few lines. Both are refused before they exhaust the stack or memory.
+constexpr int kMaxDepth = 256;
+constexpr std::size_t kMaxValues = 1000000;
+
+ConfigValue convert(const YAML::Node& node, const std::string& file, const std::string& key, int depth,
+                    std::size_t& values) {
     ConfigValue out;
     const YAML::Mark mark = node.Mark();
     out.where = {file, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, key};
+    if (depth > kMaxDepth)
+        throw InputError(out.where, "nested more than " + std::to_string(kMaxDepth) + " lists or mappings deep (an alias inside what it names?)");
+    if (++values > kMaxValues)
+        throw InputError(out.where, "more than " + std::to_string(kMaxValues) + " values in all (aliases repeat what they name)");
     switch (node.Type()) {
         case YAML::NodeType::Map:
             out.type = ConfigValue::Type::Table;
             for (const auto& entry : node) {
                 const std::string name = entry.first.Scalar();
-                ConfigValue child = convert(entry.second, file, key.empty() ? name : key + "." + name);
+                if (entry.second.IsNull()) {  // "key:" and nothing: the null's own mark is the next token's, often a line on
+                    const YAML::Mark at = entry.first.Mark();
+                    throw InputError({file, at.line + 1, at.column + 1, key.empty() ? name : key + "." + name},
+                                     "expected a value");
+                }
+                ConfigValue child = convert(entry.second, file, key.empty() ? name : key + "." + name, depth + 1, values);
                 if (child.where.line == 0) child.where.line = entry.first.Mark().line + 1;
                 out.fields.emplace_back(name, std::move(child));
             }
@@ -51,7 +67,7 @@ ConfigValue convert(const YAML::Node& node, const std::string& file, const std::
         case YAML::NodeType::Sequence:
             out.type = ConfigValue::Type::List;
             for (std::size_t i = 0; i < node.size(); ++i)
-                out.items.push_back(convert(node[i], file, key + "[" + std::to_string(i) + "]"));
+                out.items.push_back(convert(node[i], file, key + "[" + std::to_string(i) + "]", depth + 1, values));
             break;
         case YAML::NodeType::Scalar: return scalar(node, std::move(out));
         default: throw InputError(out.where, "expected a value");
@@ -70,7 +86,8 @@ ConfigValue read_yaml_file(const std::string& path) {
         throw InputError({path, e.mark.line + 1, e.mark.column + 1, ""}, "invalid YAML: " + e.msg);
     }
     if (!document.IsMap()) throw InputError({path, 1, 1, ""}, "expected a mapping of keys at the top level");
-    ConfigValue root = convert(document, path, "");
+    std::size_t values = 0;
+    ConfigValue root = convert(document, path, "", 0, values);
     root.where.line = 0;
     root.where.column = 0;
     return root;

@@ -14,8 +14,8 @@ struct Suffix {
 
 constexpr Suffix kSuffixes[] = {
     {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-    {"PiB", 1125899906842624.0},
-    {"KB", 1e3},     {"MB", 1e6},        {"GB", 1e9},           {"TB", 1e12}, {"PB", 1e15},
+    {"PiB", 1125899906842624.0}, {"EiB", 1152921504606846976.0},
+    {"KB", 1e3},     {"MB", 1e6},        {"GB", 1e9},           {"TB", 1e12}, {"PB", 1e15}, {"EB", 1e18},
     {"K", 1024.0},   {"M", 1048576.0},   {"G", 1073741824.0},   {"B", 1.0},
 };
 
@@ -68,18 +68,32 @@ std::optional<std::vector<std::uint64_t>> parse_byte_size_range(std::string_view
     if (!lo || !hi || *lo > *hi || *lo == 0) return std::nullopt;
     std::vector<std::uint64_t> sizes;
     double current = static_cast<double>(*lo);
-    while (current <= static_cast<double>(*hi) * (1 + 1e-12) && sizes.size() < 4096) {
+    while (current <= static_cast<double>(*hi) * (1 + 1e-12)) {
+        if (sizes.size() == 4096) return std::nullopt;  // refused whole, never cut short
         sizes.push_back(static_cast<std::uint64_t>(std::llround(current)));
         current *= factor;
     }
     return sizes;
 }
 
+std::string byte_size_out_of_range(std::uint64_t bytes) {
+    std::string got = format_byte_size(bytes);
+    if (parse_byte_size(got) != bytes) got = std::to_string(bytes) + " B";  // "1 PiB" would hide the excess
+    return "out of range (got " + got + "): sizes from 0 B to 1 PiB (2^50 B) are accepted";
+}
+
+std::string number_out_of_range(double value, double lo, double hi, std::string_view unit) {
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, "out of range (got %g): accepted are %g to %g %.*s", value, lo, hi,
+                  static_cast<int>(unit.size()), unit.data());
+    return buffer;
+}
+
 std::string format_byte_size(std::uint64_t bytes) {
-    static constexpr const char* kNames[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    static constexpr const char* kNames[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double value = static_cast<double>(bytes);
     int index = 0;
-    while (value >= 1024.0 && index < 5) {
+    while (value >= 1024.0 && index < 6) {
         value /= 1024.0;
         ++index;
     }

@@ -1,5 +1,7 @@
 #include "gemm/mnk_table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -88,6 +90,14 @@ MnkTable parse_mnk_csv_text(const std::string& text, const std::string& path) {
         if (layer.name.find_first_of(" \t") != std::string::npos)
             throw InputError({path, line_number, 0, "layer"},
                              "'" + layer.name + "' contains whitespace (the v1 workload format separates fields by whitespace)");
+        for (std::size_t i = 0; i < layer.name.size(); ++i) {
+            const auto byte = static_cast<unsigned char>(layer.name[i]);
+            if (byte < 0x20 || byte == 0x7f)
+                throw InputError({path, line_number, 0, "layer"},
+                                 fmt::format("the name holds a control character (byte 0x{:02x} at position {}); the v1 "
+                                             "workload format needs printable names",
+                                             byte, i + 1));
+        }
         layer.m = dimension(fields[1], path, line_number, "m");
         layer.n = dimension(fields[2], path, line_number, "n");
         layer.k = dimension(fields[3], path, line_number, "k");

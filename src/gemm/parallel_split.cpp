@@ -1,6 +1,7 @@
 #include "gemm/parallel_split.h"
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace dtcalc {
 
@@ -44,7 +45,12 @@ namespace {
 std::uint64_t checked_bytes(std::int64_t a, std::int64_t b, int s, const GemmLayer& layer, const std::string& path) {
     if (static_cast<double>(a) * static_cast<double>(b) * s > 9e18)
         throw InputError({path, layer.line, 0, "layer"}, "'" + layer.name + "': a buffer of more than 9e18 bytes");
-    return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b) * static_cast<std::uint64_t>(s);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b) * static_cast<std::uint64_t>(s);
+    // What the workload file holds is a message size: at most 1 PiB, as `run` reads it.
+    if (bytes > kMaxMessageBytes)
+        throw InputError({path, layer.line, 0, "layer"}, "'" + layer.name + "': a buffer of " + std::to_string(bytes) +
+                                                             " bytes is out of range (sizes from 0 B to 1 PiB = 2^50 B are accepted)");
+    return bytes;
 }
 
 V1Comm comm_if(bool needed, CollectiveKind kind, std::uint64_t bytes) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace dtcalc {
 
@@ -22,6 +23,15 @@ Network shape_cluster(Network network, std::optional<long long> nodes, std::opti
         } else {
             network.dimensions.back().npus = static_cast<int>(*nodes);
         }
+    }
+    // Each dimension is <= 2^24, so each partial product is checked before it can pass 2^48.
+    std::int64_t total = 1;
+    for (const Dimension& d : network.dimensions) {
+        total *= d.npus;
+        if (total > kMaxNpus)
+            throw InputError({nodes ? "--nodes" : "--gpus-per-node", 0, 0, ""},
+                             "out of range: the cluster would have more than 16,777,216 NPUs "
+                             "(accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
     }
     return network;
 }

@@ -66,15 +66,28 @@ std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p
     for (auto [name, v] : {std::pair{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep}, {"vpp", p.vpp}, {"mbs", p.mbs}})
         if (v < 1) out.push_back(std::string(name) + " must be at least 1 (got " + s(v) + ")");
     if (!out.empty()) return out;
-    if (p.npus() != npus)
+    // Four int degrees can multiply past 64 bits (p.npus() would wrap).
+    long long product = 1;
+    bool overflow = false;
+    for (int degree : {p.dp, p.tp, p.pp, p.cp}) overflow = overflow || __builtin_mul_overflow(product, degree, &product);
+    if (overflow || product != npus)
         out.push_back("dp x tp x pp x cp (" + s(p.dp) + " x " + s(p.tp) + " x " + s(p.pp) + " x " + s(p.cp) + " = " +
-                      s(p.npus()) + ") must equal the NPU count (" + s(npus) + ")");
+                      (overflow ? std::string("more than 2^63") : s(product)) + ") must equal the NPU count (" + s(npus) +
+                      ")");
     if (p.zero < 0 || p.zero > 3) out.push_back("zero must be 0, 1, 2 or 3 (got " + s(p.zero) + ")");
     if (p.global_batch() % (static_cast<long long>(p.dp) * p.mbs) != 0)
         out.push_back("the global batch (" + s(p.global_batch()) + ") must be a multiple of dp x mbs (" +
                       s(static_cast<long long>(p.dp) * p.mbs) + ")");
     if (p.vpp > 1 && p.schedule != PipelineSchedule::Interleaved)
         out.push_back("vpp > 1 needs the interleaved schedule");
+    // The step is built micro-batch by micro-batch through every pipeline
+    // chunk; a bound keeps a mistyped gbs from exhausting memory.
+    constexpr long long kMaxChunkPasses = 1000000;
+    const long long chunks = static_cast<long long>(p.pp) * p.vpp;
+    if (p.micro_batches() > kMaxChunkPasses / chunks)
+        out.push_back("the global batch (" + s(p.global_batch()) + ") makes " + s(p.micro_batches()) +
+                      " micro-batches through pp x vpp = " + s(chunks) + " pipeline chunks, more than " +
+                      s(kMaxChunkPasses) + " micro-batch passes (use a smaller gbs or a larger mbs)");
     if (p.schedule == PipelineSchedule::Interleaved && p.pp > 1 && p.micro_batches() % p.pp != 0)
         out.push_back("the interleaved schedule needs the micro-batch count (" + s(p.micro_batches()) +
                       ") to be a multiple of pp (" + s(p.pp) + ")");
@@ -88,8 +101,8 @@ std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p
     if (m.heads % p.tp != 0) out.push_back("tp (" + s(p.tp) + ") must divide heads (" + s(m.heads) + ")");
     if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
         out.push_back("tp (" + s(p.tp) + ") and kv_heads (" + s(m.kv_heads) + ") must divide one another");
-    if (m.layers % (p.pp * p.vpp) != 0)
-        out.push_back("layers (" + s(m.layers) + ") must be divisible by pp x vpp (" + s(p.pp * p.vpp) + ")");
+    if (m.layers % chunks != 0)
+        out.push_back("layers (" + s(m.layers) + ") must be divisible by pp x vpp (" + s(chunks) + ")");
     if (m.is_moe() && m.experts % p.ep != 0) out.push_back("ep (" + s(p.ep) + ") must divide experts (" + s(m.experts) + ")");
     if (p.sequence(m) % p.cp != 0)
         out.push_back("cp (" + s(p.cp) + ") must divide the sequence length (" + s(p.sequence(m)) + ")");

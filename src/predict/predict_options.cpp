@@ -1,5 +1,9 @@
 #include "predict/predict_options.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "config/system_source.h"
 #include "config/model_loader.h"
 #include "config/network_config.h"
@@ -31,7 +35,11 @@ void apply_scenario(const ConfigValue& scenario, PredictOptions& o) {
     integer("ep", o.ep);
     integer("vpp", o.vpp);
     if (const ConfigValue* v = r.optional("mbs")) o.mbs = as_positive_integer(*v);
-    if (const ConfigValue* v = r.optional("zero")) o.zero = static_cast<int>(as_non_negative_number(*v));
+    if (const ConfigValue* v = r.optional("zero")) {
+        const double stage = as_non_negative_number(*v);
+        if (stage != std::floor(stage) || stage > 3) fail_at(*v, fmt::format("expected a ZeRO stage 0, 1, 2 or 3, got {}", stage));
+        o.zero = static_cast<int>(stage);
+    }
     if (const ConfigValue* v = r.optional("gbs")) o.gbs = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("seq")) o.seq = as_positive_integer(*v);
     if (auto v = r.optional_boolean_flag("sequence_parallel")) o.sequence_parallel = *v;
@@ -88,6 +96,9 @@ ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long 
     p.tp_comm_overlap = o.tp_comm_overlap;
     const long long others = static_cast<long long>(p.tp) * p.pp * p.cp;
     p.dp = o.dp ? *o.dp : static_cast<int>(std::max<long long>(1, others > 0 ? npus / others : 1));
+    // 0 in the plan means "the default", so a 0 or negative flag would be ignored silently.
+    if (o.gbs && *o.gbs < 1) throw InputError({"--gbs", 0, 0, ""}, "expected a positive number of sequences, got " + std::to_string(*o.gbs));
+    if (o.seq && *o.seq < 1) throw InputError({"--seq", 0, 0, ""}, "expected a positive number of tokens, got " + std::to_string(*o.seq));
     if (o.gbs) p.gbs = *o.gbs;
     if (o.seq) p.seq = *o.seq;
     const auto schedule = parse_pipeline_schedule(o.schedule);

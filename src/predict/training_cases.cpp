@@ -55,6 +55,7 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
             throw InputError({path, number, 0, ""}, "expected " + std::to_string(expected.size()) + " columns, got " +
                                                         std::to_string(f.size()));
         TrainingCase c;
+        c.file = path;
         c.line = number;
         c.id = f[0];
         PredictOptions& o = c.options;
@@ -96,7 +97,7 @@ TrainingCaseResult evaluate_training_case(const TrainingCase& c, const std::vect
     const ResolvedPrediction resolved = resolve_prediction(c.options, preset_dirs, model_dirs);
     const PredictResult r = predict(resolved.inputs);
     if (!r.plan_problems.empty())
-        throw InputError({"", c.line, 0, c.id}, "the case's plan cannot run: " + r.plan_problems.front());
+        throw InputError({c.file, c.line, 0, c.id}, "the case's plan cannot run: " + r.plan_problems.front());
     TrainingCaseResult out;
     out.predicted = c.metric == "tokens_per_s_per_gpu" ? r.tokens_per_s_per_gpu : r.model_tflops_per_gpu;
     out.error = out.predicted / c.measured - 1;

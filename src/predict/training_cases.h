@@ -15,6 +15,7 @@ struct TrainingCase {
     double measured = 0;
     std::string source;
     PredictOptions options;  ///< model (a name, or a file beside the cases), plan, cluster shape
+    std::string file;  ///< the CSV it was read from, for messages
     int line = 0;
 };
 

@@ -95,8 +95,8 @@ OpPrices price_ops(const WorkloadGraph& graph, const EvaluationSystem& sys) {
                     double ns = 0;
                     try {
                         ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;
-                    } catch (const InputError& e) {
-                        fail_on_op(graph, index, e.detail());
+                    } catch (const InputError& e) {  // keep a system file's location: it is what to fix
+                        fail_on_op(graph, index, e.where().file.empty() ? e.detail() : std::string(e.what()));
                     }
                     found = cache.emplace(key, ns).first;
                 }

@@ -15,9 +15,13 @@ BatchSweep::BatchSweep(SweepSpec spec, const std::string& csv_text, const std::s
     : spec_(std::move(spec)), evaluator_(spec_, std::move(preset_dirs), std::move(model_dirs)), source_(source) {
     if (!spec_.cases.empty()) throw InputError({source, 0, 0, "case"}, "batch mode takes no [[case]] tables: each row is a case");
     for (const SweepAxis& a : spec_.parameters)
-        if (a.values.size() != 1)
-            throw InputError(a.where, std::string(a.param->name) + ": batch mode takes one value per parameter (the rows vary them), got " +
+        if (a.values.size() != 1) {
+            // The location names the parameter (its flag or key) when there is one.
+            const bool located = !a.where.file.empty() || !a.where.key.empty();
+            throw InputError(a.where, (located ? std::string() : std::string(a.param->name) + ": ") +
+                                          "batch mode takes one value per parameter (the rows vary them), got " +
                                           std::to_string(a.values.size()));
+        }
     CsvDocument table = parse_csv_document(csv_text, source);
     header_ = std::move(table.header);
     for (std::size_t c = 0; c < header_.size(); ++c) {

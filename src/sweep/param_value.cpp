@@ -152,7 +152,7 @@ std::vector<ParamValue> expand_value_config(const ParamInfo& p, const ConfigValu
                 if (p.type == ParamType::Boolean) return ParamValue{v.boolean ? 1.0 : 0.0, {}};
                 bad_value(p, v.where, v.boolean ? "true" : "false", expectation(p));
             default:
-                throw InputError(v.where, "expected " + expectation(p) + ", a list of them or a range, got a " +
+                throw InputError(v.where, "expected " + expectation(p) + ", a list of them or a range, got " +
                                               std::string(config_type_name(v.type)));
         }
     };

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace dtcalc {
 namespace {
@@ -89,6 +90,21 @@ void override_system(PredictInputs& in, std::span<const Assigned> values) {
                              "the network has " + std::to_string(dims.size()) + " dimension(s), numbered from 0");
         if (a.param->name.ends_with("_bandwidth")) dims[static_cast<std::size_t>(d)].bandwidth_gbps = a.value->number;
         else dims[static_cast<std::size_t>(d)].latency_ns = a.value->number;
+    }
+    // The overridden network obeys the bounds a network file does (core/units.h).
+    for (const Assigned& a : values) {
+        const std::string_view n = a.param->name;
+        const bool bandwidth = n == "bandwidth_scale" || n.ends_with("_bandwidth");
+        if (!bandwidth && n != "latency_scale" && !n.ends_with("_latency")) continue;
+        for (const Dimension& d : dims) {
+            if (bandwidth && !(d.bandwidth_gbps >= kMinBandwidthGbps && d.bandwidth_gbps <= kMaxBandwidthGbps))
+                throw InputError({"", 0, 0, std::string(n)},
+                                 number_out_of_range(d.bandwidth_gbps, kMinBandwidthGbps, kMaxBandwidthGbps,
+                                                     "GB/s per link (1 kB/s to 1 ZB/s)"));
+            if (!bandwidth && !(d.latency_ns >= 0 && d.latency_ns <= kMaxLatencyNs))
+                throw InputError({"", 0, 0, std::string(n)},
+                                 number_out_of_range(d.latency_ns, 0, kMaxLatencyNs, "ns per hop (up to 1 s)"));
+        }
     }
 }
 

@@ -30,11 +30,23 @@ RowField field_of(const ParamInfo& p, const ParamValue* v) {
     return {std::string(p.name), v ? format_param_value(p, *v) : std::string(), p.type == ParamType::Text};
 }
 
+// Each target (a model and system as loaded) takes a few kilobytes and a file
+// read, all up front: a bound keeps a sweep from loading without end.
+constexpr std::uint64_t kMaxTargets = 100'000;
+
 // Loads the target of every combination of a case's base parameters.
 void load_targets(const SpaceCase& c, PointEvaluator& evaluator) {
     std::vector<std::size_t> base_axes;
-    for (std::size_t a = 0; a < c.axes.size(); ++a)
-        if (changes_base(*c.axes[a].param)) base_axes.push_back(a);
+    std::uint64_t targets = 1;
+    for (std::size_t a = 0; a < c.axes.size(); ++a) {
+        const SweepAxis& axis = c.axes[a];
+        if (!changes_base(*axis.param)) continue;
+        base_axes.push_back(a);
+        if (targets > kMaxTargets / axis.values.size())
+            throw InputError(axis.where, "the sweep would load more than 100000 models and systems (one per combination "
+                                         "of the values of the parameters that change them); narrow the ranges");
+        targets *= axis.values.size();
+    }
     std::vector<std::size_t> index(base_axes.size(), 0);
     std::vector<Assigned> values(base_axes.size());
     while (true) {

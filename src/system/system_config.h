@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collective/collective_kind.h"
+#include "core/error.h"
 
 namespace dtcalc {
 
@@ -38,6 +39,9 @@ struct SystemConfig {
     /// Per collective (index = CollectiveKind, all but SendRecv), one algorithm
     /// per network dimension; a single flat `one*` entry covers all dimensions.
     std::array<std::vector<AlgorithmChoice>, kGroupCollectiveKinds> implementation;
+    /// Where each implementation entry was read (file, line, column, key), so a
+    /// collective the entry cannot run names it; empty for a system built in code.
+    std::array<std::vector<InputLocation>, kGroupCollectiveKinds> implementation_where;
     int preferred_dataset_splits = 1;     ///< chunks a collective is cut into
     int active_chunks_per_dimension = 1;  ///< chunks in flight per dimension queue
     double endpoint_delay_ns = 0;         ///< per message step at the NPU

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <stdexcept>
 
 #include "collective/algorithm_steps.h"
 #include "collective/phase_plan.h"
@@ -13,8 +12,9 @@
 namespace dtcalc {
 namespace {
 
-// About two seconds of routing at ~18 ns a message (bench/mesh_bench.cpp).
-constexpr std::int64_t kMaxRoutedMessages = 100'000'000;
+// For all phases together: about 0.3 s of routing at ~18 ns a message
+// (bench/mesh_bench.cpp), one message per NPU of the largest network (2^24).
+constexpr std::int64_t kMaxRoutedMessages = std::int64_t{1} << 24;
 
 std::string where_on_grid(const GridPhase& g) {
     const std::string shape = grid_label(g.block.shape);
@@ -23,13 +23,14 @@ std::string where_on_grid(const GridPhase& g) {
 }
 
 void fill_links(PhaseLinks& out, const GridPhase& g, const GridTraffic& traffic, std::uint64_t bytes,
-                std::size_t top_links) {
+                std::size_t top_links, std::int64_t& routed) {
     const std::int64_t messages = message_count(traffic);
-    if (messages > kMaxRoutedMessages)
+    routed += std::min(messages, kMaxRoutedMessages + 1);
+    if (routed > kMaxRoutedMessages)
         throw InputError({"--links", 0, 0, ""},
                          "phase " + std::to_string(out.phase) + " sends " + std::to_string(messages) +
                              " messages in one step, too many to route one by one (at most " +
-                             std::to_string(kMaxRoutedMessages) + "); its time comes from a closed form");
+                             std::to_string(kMaxRoutedMessages) + " for all phases); its time comes from a closed form");
     const LinkLoads loads = route_traffic(traffic, g.block.latency_ns);
     out.messages = loads.flows;
     out.summary = loads.summary;
@@ -56,6 +57,7 @@ std::vector<PhaseLinks> collective_links(const Network& network, const SystemCon
         throw InputError({"--links", 0, 0, ""}, "links are modelled by the astra-unaware and astra-aware backends only");
     std::vector<PhaseLinks> out;
     if (result.phases.empty()) return out;
+    std::int64_t routed = 0;  // messages routed so far, against kMaxRoutedMessages
 
     if (query.kind == CollectiveKind::SendRecv) {
         const PhaseBreakdown& p = result.phases.front();
@@ -74,18 +76,14 @@ std::vector<PhaseLinks> collective_links(const Network& network, const SystemCon
             row.on_grid = true;
             row.where = where_on_grid(*g);
             row.step_ns = grid_send_cost(*g, backend, query.bytes).total_ns;
-            fill_links(row, *g, t, query.bytes, top_links);
+            fill_links(row, *g, t, query.bytes, top_links, routed);
         }
         out.push_back(row);
         return out;
     }
 
-    std::vector<PlannedPhase> planned;
-    try {
-        planned = plan_phases(query.kind, query.group, system, result.chunk_bytes);
-    } catch (const std::invalid_argument& e) {
-        throw InputError({"", 0, 0, "collective"}, e.what());
-    }
+    check_phase_algorithms(query.kind, query.group, system);
+    const std::vector<PlannedPhase> planned = plan_phases(query.kind, query.group, system, result.chunk_bytes);
     for (std::size_t i = 0; i < planned.size() && i < result.phases.size(); ++i) {
         const PlannedPhase& ph = planned[i];
         PhaseLinks row;
@@ -122,7 +120,7 @@ std::vector<PhaseLinks> collective_links(const Network& network, const SystemCon
             if (run.message_bytes == worst->message_bytes && run.peer_distance == worst->peer_distance)
                 row.steps += run.count;
         row.message_bytes = worst->message_bytes;
-        fill_links(row, *g, step_traffic(*g, ph.algorithm.kind, *worst), worst->message_bytes, top_links);
+        fill_links(row, *g, step_traffic(*g, ph.algorithm.kind, *worst), worst->message_bytes, top_links, routed);
         out.push_back(row);
     }
     return out;

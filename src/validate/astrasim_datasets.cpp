@@ -1,5 +1,6 @@
 #include "validate/astrasim_datasets.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -63,9 +64,18 @@ DatasetResult run_astrasim_hgx_dataset(const DatasetSpec& spec, const Validation
         const std::uint64_t bytes = static_cast<std::uint64_t>(table.integer(r, c_size));
         const double measured_us = table.number(r, c_measured);
         if (!(measured_us > 0)) throw InputError({table.path, table.lines[r], 0, "measured_us"}, "must be > 0");
-        const CommGroup members = first_npus_group(preset.network, gpus, table.path + " gpus");
-        const CollectiveResult result =
-            collective_time(preset.network, preset.system, preset.backend, {CollectiveKind::AllReduce, bytes, members});
+        CommGroup members;
+        try {
+            members = first_npus_group(preset.network, gpus, "");
+        } catch (const InputError& e) {
+            throw InputError({table.path, table.lines[r], 0, "gpus"}, e.detail());
+        }
+        CollectiveResult result;
+        try {
+            result = collective_time(preset.network, preset.system, preset.backend, {CollectiveKind::AllReduce, bytes, members});
+        } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
+            throw InputError({table.path, table.lines[r], 0, ""}, e.what());
+        }
 
         ValidationCase c;
         c.dataset = spec.name;
@@ -116,39 +126,65 @@ DatasetResult run_astrasim_reference_dataset(const DatasetSpec& spec, const Vali
         if (npus.size() != topologies.size() || bandwidths.size() != topologies.size() ||
             latencies.size() != topologies.size() || impls.size() != topologies.size())
             bad(c_topology, "every per-dimension column needs one entry per dimension");
+        // A number that is the whole entry (no trailing text), within [lo, hi].
+        auto number = [&](std::size_t col, const std::string& text, double lo, double hi, const std::string& expected) {
+            const char* begin = text.c_str();
+            char* stop = nullptr;
+            const double v = std::strtod(begin, &stop);
+            if (text.empty() || stop != begin + text.size() || !(v >= lo && v <= hi))
+                bad(col, "expected " + expected + ", got '" + text + "'");
+            return v;
+        };
         Network network;
         SystemConfig system;
+        std::int64_t total_npus = 1;
         for (std::size_t d = 0; d < topologies.size(); ++d) {
             const auto topology = parse_topology(topologies[d]);
             if (!topology) bad(c_topology, "unknown topology '" + topologies[d] + "'");
             const auto algorithm = parse_algorithm(impls[d]);
             if (!algorithm) bad(c_impl, "unknown algorithm '" + impls[d] + "'");
-            network.dimensions.push_back({*topology, std::atoi(npus[d].c_str()), std::atof(bandwidths[d].c_str()),
-                                          std::atof(latencies[d].c_str())});
-            if (network.dimensions.back().npus < 1 || !(network.dimensions.back().bandwidth_gbps > 0))
-                bad(c_npus, "expected positive NPU counts and bandwidths");
+            const double count = number(c_npus, npus[d], 1, static_cast<double>(kMaxNpus), "a whole number of NPUs from 1 to 16777216");
+            if (count != std::floor(count)) bad(c_npus, "expected a whole number of NPUs from 1 to 16777216, got '" + npus[d] + "'");
+            total_npus *= static_cast<std::int64_t>(count);
+            if (total_npus > kMaxNpus) bad(c_npus, "more than 16777216 NPUs in all");
+            const double bandwidth = number(c_bw, bandwidths[d], kMinBandwidthGbps, kMaxBandwidthGbps, "a bandwidth from 1e-6 to 1e12 GB/s");
+            const double latency = number(c_lat, latencies[d], 0, kMaxLatencyNs, "a latency from 0 to 1e9 ns");
+            network.dimensions.push_back({*topology, static_cast<int>(count), bandwidth, latency});
             for (auto& list : system.implementation) list.push_back(*algorithm);
         }
+        // The row's algorithms stand where a system file's lists would: errors name the column.
+        for (auto& where : system.implementation_where) where.assign(topologies.size(), {table.path, table.lines[r], 0, table.header[c_impl]});
         const auto kind = parse_collective_kind(row[c_coll]);
         if (!kind) bad(c_coll, "unknown collective '" + row[c_coll] + "'");
         const auto optimization = parse_collective_optimization(row[c_opt]);
         if (!optimization) bad(c_opt, "expected baseline or localBWAware, got '" + row[c_opt] + "'");
-        system.preferred_dataset_splits = static_cast<int>(table.integer(r, c_splits));
-        system.active_chunks_per_dimension = static_cast<int>(table.integer(r, c_active));
-        if (system.preferred_dataset_splits < 1 || system.active_chunks_per_dimension < 1)
-            bad(c_splits, "splits and active chunks must be >= 1");
-        system.endpoint_delay_ns = table.number(r, c_endpoint);
+        // Checked before the casts: the chunk pipeline's work grows with both.
+        const long long splits = table.integer(r, c_splits), active = table.integer(r, c_active);
+        if (splits < 1 || splits > kMaxChunks) bad(c_splits, "expected 1 to 1024 chunks, got " + std::to_string(splits));
+        if (active < 1 || active > kMaxChunks) bad(c_active, "expected 1 to 1024 chunks in flight, got " + std::to_string(active));
+        system.preferred_dataset_splits = static_cast<int>(splits);
+        system.active_chunks_per_dimension = static_cast<int>(active);
+        system.endpoint_delay_ns = number(c_endpoint, row[c_endpoint], 0, kMaxLatencyNs, "a delay from 0 to 1e9 ns");
         system.collective_optimization = *optimization;
         system.local_mem_bw_gbps = 3350;  // every reference run (validation/astrasim/SOURCE.md)
         system.scheduling_policy = SchedulingPolicy::LIFO;
         const std::uint64_t comm_size = static_cast<std::uint64_t>(table.integer(r, c_size));
+        // ASTRA-sim's all-gather size is each NPU's input: the product is checked before it is formed.
+        if (*kind == CollectiveKind::AllGather && comm_size > kMaxMessageBytes / static_cast<std::uint64_t>(total_npus))
+            bad(c_size, "an all-gather of " + std::to_string(comm_size) + " B per NPU on " + std::to_string(total_npus) +
+                            " NPUs gathers more than 1 PiB (2^50 B, the largest size accepted)");
         const std::uint64_t bytes = *kind == CollectiveKind::AllGather
                                         ? comm_size * static_cast<std::uint64_t>(network.total_npus())
                                         : comm_size;
         const double cycles = table.number(r, c_cycles);
         if (!(cycles > 0)) bad(c_cycles, "must be > 0");
-        const CollectiveResult result =
-            collective_time(network, system, backend, {*kind, bytes, whole_network_group(network)});
+        CollectiveResult result;
+        try {
+            result = collective_time(network, system, backend, {*kind, bytes, whole_network_group(network)});
+        } catch (const InputError& e) {  // the row's network or sizes: keep what the engine says, at the row
+            if (!e.where().file.empty()) throw;
+            throw InputError({table.path, table.lines[r], 0, ""}, e.what());
+        }
 
         ValidationCase c;
         c.dataset = spec.name;

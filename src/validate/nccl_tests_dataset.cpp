@@ -71,7 +71,12 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
             throw InputError(row_at, e.detail());
         }
         const CollectiveQuery query{*kind, bytes, whole_network_group(network)};
-        const CollectiveResult result = collective_time(network, preset.system, preset.backend, query);
+        CollectiveResult result;
+        try {
+            result = collective_time(network, preset.system, preset.backend, query);
+        } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
+            throw InputError(row_at, e.what());
+        }
 
         ValidationCase c;
         c.dataset = spec.name;

@@ -6,6 +6,7 @@
 
 #include "config/config_readers.h"
 #include "core/error.h"
+#include "core/units.h"
 
 namespace dtcalc {
 namespace {
@@ -27,6 +28,16 @@ double non_negative(const std::string& text, const std::string& path, int line, 
     return value;
 }
 
+// A compute or update time: 0 to kMaxStepNs cycles.
+constexpr double kMaxStepNs = 1e18;  // 32 years
+
+double step_time(const std::string& text, const std::string& path, int line, const std::string& what) {
+    const double value = non_negative(text, path, line, what);
+    if (value > kMaxStepNs)
+        throw InputError({path, line, 0, what}, "out of range (got " + text + "): accepted are 0 to 1e18 cycles (32 years)");
+    return value;
+}
+
 V1Comm comm(const std::string& type, const std::string& size, const std::string& path, int line,
             const std::string& what) {
     V1Comm c;
@@ -38,8 +49,11 @@ V1Comm comm(const std::string& type, const std::string& size, const std::string&
         throw InputError({path, line, 0, what + "_comm_type"},
                          "unknown comm type '" + type + "' (expected ALLREDUCE, ALLGATHER, REDUCESCATTER, ALLTOALL or NONE)");
     const double bytes = non_negative(size, path, line, what + "_comm_size");
-    if (bytes != std::floor(bytes) || bytes > 9e18)
+    if (bytes != std::floor(bytes))
         throw InputError({path, line, 0, what + "_comm_size"}, "expected a whole number of bytes, got '" + size + "'");
+    if (bytes > static_cast<double>(kMaxMessageBytes))
+        throw InputError({path, line, 0, what + "_comm_size"},
+                         "out of range (got " + size + "): sizes from 0 B to 1 PiB (2^50 B) are accepted");
     c.bytes = static_cast<std::uint64_t>(bytes);
     return c;
 }
@@ -94,6 +108,7 @@ V1Workload parse_v1_workload_text(const std::string& text, const std::string& pa
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
         if (!header_seen) {  // the first non-blank line
             parse_header(line, w, line_number);
+            w.parallelism_line = line_number;
             header_seen = true;
             continue;
         }
@@ -118,13 +133,13 @@ V1Workload parse_v1_workload_text(const std::string& text, const std::string& pa
         V1Layer layer;
         layer.line = line_number;
         layer.name = f[0];
-        layer.fwd_compute_ns = non_negative(f[2], path, line_number, "fwd_compute");
+        layer.fwd_compute_ns = step_time(f[2], path, line_number, "fwd_compute");
         layer.fwd = comm(f[3], f[4], path, line_number, "fwd");
-        layer.ig_compute_ns = non_negative(f[5], path, line_number, "ig_compute");
+        layer.ig_compute_ns = step_time(f[5], path, line_number, "ig_compute");
         layer.ig = comm(f[6], f[7], path, line_number, "ig");
-        layer.wg_compute_ns = non_negative(f[8], path, line_number, "wg_compute");
+        layer.wg_compute_ns = step_time(f[8], path, line_number, "wg_compute");
         layer.wg = comm(f[9], f[10], path, line_number, "wg");
-        layer.update_ns = non_negative(f[11], path, line_number, "update_time");
+        layer.update_ns = step_time(f[11], path, line_number, "update_time");
         w.layers.push_back(layer);
     }
     if (!header_seen || declared < 0)
@@ -134,9 +149,9 @@ V1Workload parse_v1_workload_text(const std::string& text, const std::string& pa
                                                                " layers but the file has " + std::to_string(w.layers.size()));
     if ((w.parallelism == V1Parallelism::HybridDataModel || w.parallelism == V1Parallelism::HybridModelData) &&
         w.parameter == 0)
-        throw InputError({path, 1, 0, "parallelism"}, "a hybrid parallelism needs its model-parallel group size (e.g. HYBRID_DATA_MODEL 4)");
+        throw InputError({path, w.parallelism_line, 0, "parallelism"}, "a hybrid parallelism needs its model-parallel group size (e.g. HYBRID_DATA_MODEL 4)");
     if (w.parallelism == V1Parallelism::HybridDlrm && w.parameter >= declared)
-        throw InputError({path, 1, 0, "parallelism"}, "HYBRID_DLRM's last bottom layer " + std::to_string(w.parameter) +
+        throw InputError({path, w.parallelism_line, 0, "parallelism"}, "HYBRID_DLRM's last bottom layer " + std::to_string(w.parameter) +
                                                           " is not a layer index below " + std::to_string(declared));
     return w;
 }
@@ -163,9 +178,8 @@ V1Groups make_groups(const V1Workload& w, const Network& network, WorkloadGraph&
         return g;
     }
     const std::int64_t total = network.total_npus();
-    const std::string where = w.path + ":1: model-parallel group size";
     if (total % w.parameter != 0)
-        throw InputError({w.path, 1, 0, "parallelism"}, "model-parallel group size " + std::to_string(w.parameter) +
+        throw InputError({w.path, w.parallelism_line, 0, "parallelism"}, "model-parallel group size " + std::to_string(w.parameter) +
                                                             " does not divide the network's " + std::to_string(total) + " NPUs");
     // The inner group is the first M NPUs (data-model) or the first P/M (model-data).
     const std::int64_t inner_size = w.parallelism == V1Parallelism::HybridDataModel ? w.parameter : total / w.parameter;
@@ -173,7 +187,7 @@ V1Groups make_groups(const V1Workload& w, const Network& network, WorkloadGraph&
     try {
         inner = first_npus_group(network, inner_size, "");
     } catch (const InputError& e) {
-        throw InputError({w.path, 1, 0, "parallelism"}, e.detail());
+        throw InputError({w.path, w.parallelism_line, 0, "parallelism"}, e.detail());
     }
     const CommGroup outer = complement(network, inner);
     const int inner_id = graph.add_group(inner);
@@ -185,14 +199,19 @@ V1Groups make_groups(const V1Workload& w, const Network& network, WorkloadGraph&
         g.fwd_ig = outer_id;
         g.wg = inner_id;
     }
-    (void)where;
     return g;
 }
 
-std::uint64_t nccl_bytes(const V1Comm& c, const CommGroup& group) {
+std::uint64_t nccl_bytes(const V1Comm& c, const CommGroup& group, const std::string& path, int line,
+                         const std::string& key) {
     // ASTRA-sim's all-gather size is each NPU's input; dtcalc counts the output.
-    if (c.kind == CollectiveKind::AllGather) return c.bytes * static_cast<std::uint64_t>(group.size());
-    return c.bytes;
+    // Both factors are bounded (2^50 B, 2^24 NPUs); their product is checked before it is formed.
+    if (c.kind != CollectiveKind::AllGather) return c.bytes;
+    const auto npus = static_cast<std::uint64_t>(group.size());
+    if (c.bytes > kMaxMessageBytes / npus)
+        throw InputError({path, line, 0, key}, "out of range: an all-gather of " + std::to_string(c.bytes) + " B per NPU on " +
+                                                   std::to_string(npus) + " NPUs gathers more than 1 PiB (2^50 B, the largest size accepted)");
+    return c.bytes * npus;
 }
 
 }  // namespace
@@ -225,7 +244,9 @@ WorkloadGraph build_v1_training_graph(const V1Workload& w, const Network& networ
         op.layer = layer;
         op.collective = *c.kind;
         op.group = group;
-        op.comm_bytes = nccl_bytes(c, graph.groups[static_cast<std::size_t>(group)]);
+        const char* key = phase == OpPhase::Forward ? "fwd_comm_size" : phase == OpPhase::InputGradient ? "ig_comm_size" : "wg_comm_size";
+        op.comm_bytes = nccl_bytes(c, graph.groups[static_cast<std::size_t>(group)], w.path,
+                                   w.layers[static_cast<std::size_t>(layer)].line, key);
         op.name = graph.intern_name(name);
         std::vector<int> d;
         if (dep >= 0) d.push_back(dep);

@@ -65,17 +65,20 @@ struct V1Workload {
     std::string path;
     V1Parallelism parallelism = V1Parallelism::Data;
     int parameter = 0;  ///< model-parallel group size, or DLRM's last bottom layer; 0 when absent
+    int parallelism_line = 1;  ///< the line of the parallelism (the first non-blank line)
     std::vector<V1Layer> layers;
 };
 
 /// Throws InputError with file:line for a wrong field count, an unknown
-/// parallelism or comm type, a negative or non-numeric value, or a layer count
-/// that does not match the lines.
+/// parallelism or comm type, a negative or non-numeric value, a size over
+/// 1 PiB or a time over 1e18 cycles (out of range, core/units.h), or a layer
+/// count that does not match the lines.
 V1Workload parse_v1_workload(const std::string& path);
 V1Workload parse_v1_workload_text(const std::string& text, const std::string& path);
 
 /// The training loop above for `passes` passes, one role (every NPU does the
-/// same). Throws InputError when the model-parallel size does not fit the network.
+/// same). Throws InputError when the model-parallel size does not fit the
+/// network, or an all-gather's output (each NPU's input x the group) passes 1 PiB.
 WorkloadGraph build_v1_training_graph(const V1Workload& workload, const Network& network, int passes);
 
 }  // namespace dtcalc

@@ -7,6 +7,7 @@
 
 #include "collective/collective_cost.h"
 #include "core/error.h"
+#include "core/units.h"
 #include "model/transformer_costs.h"
 
 namespace dtcalc {
@@ -22,6 +23,11 @@ public:
 
     double operator()(CollectiveKind kind, double bytes, const CommGroup& group) {
         if (group.size() <= 1 || bytes <= 0) return 0;
+        // A model's tensors are doubles; one past 1 PiB (or not finite) is no message a system can send.
+        if (!(bytes <= static_cast<double>(kMaxMessageBytes)))
+            throw InputError({"", 0, 0, "model"}, "out of range: a " + std::string(collective_kind_name(kind)) +
+                                                      " of " + std::to_string(bytes) +
+                                                      " B; sizes from 0 B to 1 PiB (2^50 B) are accepted");
         const auto b = static_cast<std::uint64_t>(std::llround(bytes));
         const auto key = std::make_tuple(static_cast<int>(kind), b, group.members);
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
@@ -198,8 +204,16 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
     const ParallelPlan& p = *in.plan;
     if (p.precision == Precision::FP8 && in.device->peak_tflops_fp8 <= 0)
         throw InputError({"--precision", 0, 0, ""}, "fp8 needs a device with an fp8 peak; this system has none");
-    if (in.device->peak_tflops_bf16 <= 0 || in.device->hbm_gbps <= 0)
-        throw InputError({"--preset", 0, 0, ""}, "the system gives no compute peak or memory bandwidth to time the model with");
+    // A preset's device has a name; one read from --network/--system files has none.
+    const char* source = in.device->name.empty() ? "--system" : "--preset";
+    if (!(in.device->peak_tflops_bf16 > 0))
+        throw InputError({source, 0, 0, "peak-perf"},
+                         in.device->name.empty()
+                             ? "the system gives no compute peak to time the model with: add peak-perf (TFLOP/s)"
+                             : "the system gives no compute peak to time the model with: add peak-perf (TFLOP/s) to "
+                               "its [system] table, or a [compute] table");
+    if (!(in.device->hbm_gbps > 0))
+        throw InputError({source, 0, 0, ""}, "the system gives no memory bandwidth to time the model with");
 
     TrainingStepCosts out;
     out.groups = map_parallel_groups(*in.network, p);

@@ -1,0 +1,501 @@
+// Error messages of the configuration readers and what they feed: network
+// YAML, system JSON, preset and model TOML, the [nccl] and [compute] tables,
+// scenarios, the training cases CSV, the embedding calls (C ABI and Python),
+// plans and their placement on the network. Each case triggers one error path
+// and pins its whole message: the location (file:line:column, key) and what
+// was expected and found. Expected texts are written from the rules the
+// readers state, never copied from a run.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "capi/embedded_calls.h"
+#include "config/config_readers.h"
+#include "config/model_loader.h"
+#include "config/network_config.h"
+#include "config/preset.h"
+#include "config/system_config_reader.h"
+#include "core/error.h"
+#include "plan/group_mapping.h"
+#include "plan/parallel_plan.h"
+#include "predict/predict_options.h"
+#include "predict/training_cases.h"
+#include "temp_file.h"
+
+using namespace dtcalc;
+using dtcalc::testing::write_temp_file;
+
+namespace {
+
+std::string error_of(auto&& action) {
+    try {
+        action();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+// One bad input: the file's text, and the message after the file's path.
+struct FileCase {
+    const char* name;
+    std::string text;
+    std::string expected;  ///< what follows the path ("" for a message without one)
+};
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const char* kNetwork =
+    "topology: [ Switch ]\n"
+    "npus_count: [ 8 ]\n"
+    "bandwidth: [ 400 ]\n"
+    "latency: [ 10 ]\n";
+
+// Line numbers matter: the JSON reader locates a key by its line.
+const char* kSystem = R"({
+  "scheduling-policy": "LIFO",
+  "endpoint-delay": 10,
+  "active-chunks-per-dimension": 2,
+  "preferred-dataset-splits": 4,
+  "all-reduce-implementation": ["ring", "direct"],
+  "all-gather-implementation": ["ring", "direct"],
+  "reduce-scatter-implementation": ["ring", "direct"],
+  "all-to-all-implementation": ["ring", "direct"],
+  "collective-optimization": "localBWAware",
+  "local-mem-bw": 3350,
+  "boost-mode": 0
+})";
+
+// A one-dimension preset; [compute] begins on line 24 when appended.
+const char* kPreset =
+    "name = \"p\"\n"                                    // 1
+    "description = \"d\"\n"                             // 2
+    "sources = [\"s\"]\n"                               // 3
+    "backend = \"astra-unaware\"\n"                     // 4
+    "\n"                                                // 5
+    "[network]\n"                                       // 6
+    "topology = [\"Switch\"]\n"                         // 7
+    "npus_count = [8]\n"                                // 8
+    "bandwidth = [100]\n"                               // 9
+    "latency = [10]\n"                                  // 10
+    "\n"                                                // 11
+    "[system]\n"                                        // 12
+    "scheduling-policy = \"LIFO\"\n"                    // 13
+    "endpoint-delay = 10\n"                             // 14
+    "active-chunks-per-dimension = 1\n"                 // 15
+    "preferred-dataset-splits = 1\n"                    // 16
+    "all-reduce-implementation = [\"ring\"]\n"          // 17
+    "all-gather-implementation = [\"ring\"]\n"          // 18
+    "reduce-scatter-implementation = [\"ring\"]\n"      // 19
+    "all-to-all-implementation = [\"ring\"]\n"          // 20
+    "collective-optimization = \"baseline\"\n"          // 21
+    "local-mem-bw = 1000\n";                            // 22
+
+const char* kCompute =
+    "\n"                                                // 23
+    "[compute]\n"                                       // 24
+    "peak-tflops-bf16 = 100\n"                          // 25
+    "hbm-bandwidth-gbps = 1000\n"                       // 26
+    "hbm-capacity-gib = 80\n";                          // 27
+
+const char* kModel =
+    "name = \"m\"\n"                    // 1
+    "description = \"d\"\n"             // 2
+    "sources = [\"s\"]\n"               // 3
+    "kind = \"transformer\"\n"          // 4
+    "layers = 2\n"                      // 5
+    "hidden = 64\n"                     // 6
+    "ffn_hidden = 256\n"                // 7
+    "heads = 4\n"                       // 8
+    "gated_mlp = false\n"               // 9
+    "vocab = 100\n"                     // 10
+    "seq = 16\n";                       // 11
+
+const std::vector<std::string> kPresetDirs{DTCALC_PRESETS_DIR};
+const std::vector<std::string> kModelDirs{std::string(DTCALC_PRESETS_DIR) + "/../models"};
+
+void check_file_cases(const std::vector<FileCase>& cases, const char* extension, auto&& load) {
+    for (const FileCase& c : cases) {
+        CAPTURE(c.name);
+        std::string file = std::string("errmsg-cfg-") + c.name + extension;
+        for (char& ch : file)
+            if (ch == ' ') ch = '-';
+        const std::string path = write_temp_file(file, c.text);
+        CHECK(error_of([&] { load(path); }) == path + c.expected);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("error message: network YAML values of the wrong type or range") {
+    const std::string base = kNetwork;
+    check_file_cases(
+        {
+            {"negative latency", replaced(base, "[ 10 ]", "[ -5 ]"), ":4:12: latency[0]: must be >= 0 (got -5)"},
+            {"count not a number", replaced(base, "[ 8 ]", "[ eight ]"),
+             ":2:15: npus_count[0]: expected a positive integer, got \"eight\""},
+            {"count not whole", replaced(base, "[ 8 ]", "[ 2.5 ]"),
+             ":2:15: npus_count[0]: expected a positive integer, got 2.500000"},
+            {"topology not a string", replaced(base, "[ Switch ]", "[ 5 ]"), ":1:13: topology[0]: expected a string, got 5"},
+            {"scalar for a list", replaced(base, "[ 400 ]", "400"), ":3:12: bandwidth: expected a list, got 400"},
+            {"empty list", replaced(base, "[ 10 ]", "[]"), ":4:10: latency: expected a non-empty list"},
+            {"unknown key", base + "colour: blue\n", ":5:9: colour: unknown key"},
+            {"misspelt required key", replaced(base, "latency:", "latencey:"),
+             ": latency: missing required key (is 'latencey' on line 4 a misspelling?)"},
+            {"too many NPUs in a dimension", replaced(base, "[ 8 ]", "[ 16777217 ]"),
+             ":2:15: npus_count[0]: more than 16,777,216 NPUs in one dimension"},
+            {"too many NPUs in a grid",
+             "topology: [ Mesh2D ]\nnpus_count: [ 4096, 4097 ]\nbandwidth: [ 400 ]\nlatency: [ 10 ]\n",
+             ":2:15: npus_count[0]: more than 16,777,216 NPUs in one Mesh2D"},
+        },
+        ".yml", [](const std::string& path) { load_astra_network_yaml(path); });
+}
+
+TEST_CASE("error message: network YAML documents that are no mapping of values") {
+    check_file_cases(
+        {
+            {"list at the top", "- Switch\n- Ring\n", ":1:1: expected a mapping of keys at the top level"},
+            // The key's line: the null's own mark is that of the next token, here past the end.
+            {"key without a value", std::string(kNetwork) + "extra:\n", ":5:1: extra: expected a value"},
+            {"null in a list", replaced(kNetwork, "[ 10 ]", "[ 10, ~ ]"), ":4:16: latency[1]: expected a value"},
+        },
+        ".yml", [](const std::string& path) { load_astra_network_yaml(path); });
+    // The parser's own words follow "invalid YAML: "; dtcalc adds file, line and column.
+    const std::string path = write_temp_file("errmsg-cfg-unclosed.yml", "topology: [ Switch, Ri");
+    const std::string message = error_of([&] { load_astra_network_yaml(path); });
+    CHECK(message.starts_with(path + ":1:"));
+    CHECK(message.find(": invalid YAML: ") != std::string::npos);
+}
+
+TEST_CASE("error message: YAML aliases that nest without end or multiply (were a stack overflow, and memory exhaustion)") {
+    SUBCASE("an alias inside the list it names") {
+        const std::string path = write_temp_file("errmsg-cfg-alias-loop.yml", std::string(kNetwork) + "loop: &a [ 1, *a ]\n");
+        // The document is depth 0 and "loop" 1; 255 steps into [1] reach the list at
+        // depth 256, whose first entry, [0], is the first value at depth 257.
+        std::string key = "loop";
+        for (int i = 0; i < 255; ++i) key += "[1]";
+        key += "[0]";
+        const std::string message = error_of([&] { load_astra_network_yaml(path); });
+        CHECK(message.starts_with(path + ":5:"));
+        CHECK(message.ends_with(": " + key + ": nested more than 256 lists or mappings deep (an alias inside what it names?)"));
+    }
+    SUBCASE("ten aliases of ten aliases, six levels: 1,111,111 values in a few lines") {
+        std::string text = std::string(kNetwork) + "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+        for (int level = 1; level <= 5; ++level) {
+            const std::string name = "l" + std::to_string(level), below = "*l" + std::to_string(level - 1);
+            text += name + ": &" + name + " [" + below;
+            for (int i = 1; i < 10; ++i) text += ", " + below;
+            text += "]\n";
+        }
+        const std::string path = write_temp_file("errmsg-cfg-alias-many.yml", text);
+        // Values counted in file order: the document and the four lists with their
+        // entries are 9, l0..l4 hold 11 + 111 + 1111 + 11111 + 111111; the 1,000,001st
+        // is in l5 at [7][8][8][8][8][1], the second x of l0 (line 5, column 13).
+        CHECK(error_of([&] { load_astra_network_yaml(path); }) ==
+              path + ":5:13: l5[7][8][8][8][8][1]: more than 1000000 values in all (aliases repeat what they name)");
+    }
+}
+
+TEST_CASE("error message: a directory given as a configuration file") {
+    const std::string dir = (std::filesystem::temp_directory_path() / "dtcalc-tests" / "errmsg-cfg-dir.yml").string();
+    std::filesystem::create_directories(dir);
+    CHECK(error_of([&] { load_astra_network_yaml(dir); }) == dir + ": is a directory, not a file");
+}
+
+TEST_CASE("error message: system JSON choices dtcalc does not model") {
+    const std::string base = kSystem;
+    const std::string all_reduce = "\"all-reduce-implementation\": [\"ring\", \"direct\"]";
+    check_file_cases(
+        {
+            {"flat algorithm first of two", replaced(base, all_reduce, "\"all-reduce-implementation\": [\"oneRing\", \"direct\"]"),
+             ":6: all-reduce-implementation: a flat one* algorithm must be the only entry"},
+            {"flat algorithm second", replaced(base, all_reduce, "\"all-reduce-implementation\": [\"ring\", \"oneDirect\"]"),
+             ":6: all-reduce-implementation[1]: a flat one* algorithm must be the only entry"},
+            {"collective optimization", replaced(base, "\"localBWAware\"", "\"fast\""),
+             ":10: collective-optimization: expected 'baseline' or 'localBWAware', got 'fast'"},
+            {"scheduling policy", replaced(base, "\"LIFO\"", "\"RANDOM\""),
+             ":2: scheduling-policy: expected 'LIFO' or 'FIFO', got 'RANDOM'"},
+            {"inter-dimension scheduling", replaced(base, "\"boost-mode\": 0", "\"inter-dimension-scheduling\": \"themis\""),
+             ":12: inter-dimension-scheduling: only baseline is modelled (got 'themis')"},
+            {"boolean", replaced(base, "\"boost-mode\": 0", "\"roofline-enabled\": \"yes\""),
+             ":12: roofline-enabled: expected true/false or 0/1, got \"yes\""},
+            {"null", replaced(base, "\"boost-mode\": 0", "\"peak-perf\": null"),
+             ":12: peak-perf: null or binary values are not accepted here"},
+            {"peak out of range", replaced(base, "\"boost-mode\": 0", "\"peak-perf\": 1e10"),
+             ":12: peak-perf: out of range (got 1e+10): accepted are 1e-06 to 1e+09 TFLOP/s"},
+        },
+        ".json", [](const std::string& path) { load_astra_system_json(path, 2); });
+}
+
+TEST_CASE("error message: JSON the parser refuses is an input error, never a crash") {
+    SUBCASE("a number too large for a double (was an escaping nlohmann out_of_range)") {
+        const std::string path =
+            write_temp_file("errmsg-cfg-overflow.json", replaced(kSystem, "\"local-mem-bw\": 3350", "\"local-mem-bw\": 1e400"));
+        CHECK(error_of([&] { load_astra_system_json(path, 2); }) == path + ":11: invalid JSON: number overflow parsing '1e400'");
+    }
+    SUBCASE("nesting deeper than 256 (was a stack overflow)") {
+        const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+        const std::string path =
+            write_temp_file("errmsg-cfg-deep.json", replaced(kSystem, "\"boost-mode\": 0", "\"boost-mode\": " + deep));
+        const std::string message = error_of([&] { load_astra_system_json(path, 2); });
+        CHECK(message.starts_with(path + ":12: boost-mode[0][0]"));
+        CHECK(message.ends_with("]: nested more than 256 lists or objects deep"));
+    }
+}
+
+TEST_CASE("error message: preset [compute] tables and backend") {
+    const std::string base = std::string(kPreset) + kCompute;
+    check_file_cases(
+        {
+            {"peak out of range", replaced(base, "peak-tflops-bf16 = 100", "peak-tflops-bf16 = 1e10"),
+             ":25:20: compute.peak-tflops-bf16: out of range (got 1e+10): accepted are 1e-06 to 1e+09 TFLOP/s"},
+            {"efficiency above 1", base + "attention-efficiency = 1.5\n",
+             ":28:24: compute.attention-efficiency: an efficiency is a fraction of peak in (0, 1], got 1.500000"},
+            {"curve not a list", base + "gemm-efficiency = 0.5\n",
+             ":28:19: compute.gemm-efficiency: expected a list of [FLOPs, fraction] points"},
+            {"curve point of one number", base + "gemm-efficiency = [[1e9]]\n",
+             ":28:20: compute.gemm-efficiency[0]: expected a point [FLOPs of one GEMM, fraction of peak]"},
+            {"curve out of order", base + "gemm-efficiency = [[2e9, 0.5], [1e9, 0.6]]\n",
+             ":28:33: compute.gemm-efficiency[1][0]: points must be in increasing FLOPs"},
+            {"backend", replaced(base, "\"astra-unaware\"", "\"fast\""),
+             ":4:11: backend: expected 'astra-unaware', 'astra-aware' or 'nccl', got 'fast'"},
+            {"date", replaced(base, "local-mem-bw = 1000", "local-mem-bw = 1979-05-27"),
+             ":22:16: system.local-mem-bw: dates and times are not accepted here"},
+        },
+        ".toml", [](const std::string& path) { load_preset(path, {}); });
+    // toml++'s own words follow the location dtcalc adds.
+    const std::string path = write_temp_file("errmsg-cfg-syntax.toml", "name = \"p\"\ndescription = \n");
+    const std::string message = error_of([&] { load_preset(path, {}); });
+    CHECK(message.starts_with(path + ":2:"));
+    CHECK(message.size() > path.size() + 8);
+}
+
+TEST_CASE("error message: [nccl] tables beyond the ones already pinned") {
+    const std::string text = read_file(std::string(DTCALC_PRESETS_DIR) + "/hgx-h100.toml");
+    auto line_of = [&](const std::string& start) {
+        const std::size_t at = text.find("\n" + start);
+        REQUIRE(at != std::string::npos);
+        return 2 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+    };
+    auto line_text = [&](int line) {
+        std::istringstream in(text);
+        std::string current;
+        for (int i = 0; i < line; ++i) std::getline(in, current);
+        return current;
+    };
+    const int nvls = line_of("nvls-efficiency = ");
+    const int correction = line_of("correction = [");
+    // The three rows of tree correction factors follow "correction = [".
+    check_file_cases(
+        {
+            {"nvls efficiency above 1", replaced(text, line_text(nvls), "nvls-efficiency = 1.5"),
+             ":" + std::to_string(nvls) + ":19: nccl.nvls-efficiency: expected a fraction in [0, 1], got 1.500000"},
+            {"two correction rows", replaced(text, line_text(correction + 3) + "\n", ""),
+             ":" + std::to_string(correction) + ":14: nccl.tree.correction: expected 3 lists (LL, LL128, Simple) of 24 factors"},
+            {"short correction row", replaced(text, line_text(correction + 1), "  [1.0],"),
+             ":" + std::to_string(correction + 1) +
+                 ":3: nccl.tree.correction[0]: expected a list of 24 factors (64 B x 2^0 .. 2^23)"},
+        },
+        ".toml", [](const std::string& path) { load_preset(path, {}); });
+}
+
+TEST_CASE("error message: model TOML hyper-parameters that do not fit together") {
+    const std::string base = kModel;
+    check_file_cases(
+        {
+            {"heads do not divide hidden", replaced(base, "heads = 4", "heads = 6"),
+             ":8:9: heads: hidden (64) must be a multiple of heads (6)"},
+            {"kv heads do not divide heads", base + "kv_heads = 3\n", ":12:12: kv_heads: heads (4) must be a multiple of kv_heads (3)"},
+            {"more kv heads than heads", base + "kv_heads = 8\n", ":12:12: kv_heads: heads (4) must be a multiple of kv_heads (8)"},
+            {"top k above experts", base + "experts = 2\ntop_k = 4\n", ":13:9: top_k: top_k (4) exceeds experts (2)"},
+            {"kind", replaced(base, "\"transformer\"", "\"cnn\""), ":4:8: kind: expected 'transformer' or 'layers', got 'cnn'"},
+        },
+        ".toml", [](const std::string& path) { load_model(path, {}); });
+}
+
+TEST_CASE("error message: a model name that is not found lists the known ones") {
+    const std::string message = error_of([] { load_model("no-such-model", kModelDirs); });
+    CHECK(message.starts_with("--model: no model named 'no-such-model' (known: "));
+    CHECK(message.find("gpt3-175b") != std::string::npos);
+    CHECK(message.ends_with(")"));
+    CHECK(error_of([] { load_model("no-such-model", {}); }) == "--model: no model named 'no-such-model' (known: none found)");
+}
+
+TEST_CASE("error message: scenario keys") {
+    auto scenario_error = [](const std::string& text) {
+        return error_of([&] {
+            PredictOptions options;
+            apply_scenario(parse_toml_text(text, "scenario.toml"), options);
+        });
+    };
+    // zero was cast to int unchecked: 2.5 became 2 and 1e20 undefined behaviour.
+    CHECK(scenario_error("zero = 2.5\n") == "scenario.toml:1:8: zero: expected a ZeRO stage 0, 1, 2 or 3, got 2.5");
+    CHECK(scenario_error("zero = 1e20\n") == "scenario.toml:1:8: zero: expected a ZeRO stage 0, 1, 2 or 3, got 1e+20");
+    CHECK(scenario_error("tp = 0\n") == "scenario.toml:1:6: tp: expected a positive integer, got 0");
+    CHECK(scenario_error("sequence_parallel = 2\n") == "scenario.toml:1:21: sequence_parallel: expected true/false or 0/1, got 2");
+}
+
+TEST_CASE("error message: the training cases CSV") {
+    const std::string header =
+        "case,model,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,mbs,gbs,seq,precision,zero,recompute,metric,"
+        "measured,source\n";
+    const std::string row = "c1,gpt3-175b,1,8,8,1,1,1,1,0,1,8,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n";
+    check_file_cases(
+        {
+            {"header", "case,model\n" + row, ":1: unexpected header; expected the columns of cases.csv"},
+            {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 19 columns, got 3"},
+            {"integer", header + replaced(row, ",1,8,8,", ",two,8,8,"), ":2: nodes: expected a non-negative integer, got 'two'"},
+            {"metric", header + replaced(row, "tokens_per_s_per_gpu", "mfu"),
+             ":2: metric: expected tokens_per_s_per_gpu or tflops_per_gpu, got 'mfu'"},
+            {"measured", header + replaced(row, ",100,", ",-1,"), ":2: measured: expected a positive number, got '-1'"},
+        },
+        ".csv", [](const std::string& path) { read_training_cases(path, "hgx-h100"); });
+}
+
+TEST_CASE("error message: a training case whose plan cannot run names the file and line") {
+    // dp 2 x tp 3 = 6 NPUs on an 8-GPU node. The message used to carry no file.
+    const std::string path = write_temp_file(
+        "errmsg-cfg-case-plan.csv",
+        "case,model,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,mbs,gbs,seq,precision,zero,recompute,metric,"
+        "measured,source\n"
+        "c1,gpt3-175b,1,8,2,3,1,1,1,0,1,2,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n");
+    const std::vector<TrainingCase> cases = read_training_cases(path, "hgx-h100");
+    REQUIRE(cases.size() == 1);
+    CHECK(error_of([&] { evaluate_training_case(cases[0], kPresetDirs, kModelDirs); }) ==
+          path + ":2: c1: the case's plan cannot run: dp x tp x pp x cp (2 x 3 x 1 x 1 = 6) must equal the NPU count (8)");
+}
+
+TEST_CASE("error message: embedded calls (C ABI and Python) name the key") {
+    const std::string presets = std::string("preset_path = \"") + DTCALC_PRESETS_DIR + "\"\n";  // line 1
+    auto collective = [&](const std::string& text) {
+        return error_of([&] { collective_json(parse_config_text(presets + text, "collective settings"), ""); });
+    };
+    auto sweep = [](const std::string& text) {
+        return error_of([&] { sweep_csv("", parse_config_text(text, "sweep settings"), ""); });
+    };
+    CHECK(collective("kind = \"all-reduce\"\nsize = \"lots\"\n") ==
+          "collective settings:3:8: size: expected a size like 1048576 or 1MiB, or a range like 1KiB:1GiB of at most 4096 sizes, got 'lots'");
+    // A size given as a number was truncated: 1.5 read as 1 byte.
+    CHECK(collective("kind = \"all-reduce\"\nsize = 1.5\n") ==
+          "collective settings:3:8: size: expected a size like 1048576 or 1MiB, or a range like 1KiB:1GiB of at most 4096 sizes, got '1.5'");
+    CHECK(collective("kind = \"all-reduce\"\nsize = \"2PiB\"\n") ==
+          "collective settings:3:8: size: out of range (got 2 PiB): sizes from 0 B to 1 PiB (2^50 B) are accepted");
+    CHECK(collective("kind = \"all-reduce\"\nsize = \"1MiB\"\npreset = \"h100-ib-ndr400\"\nnodes = 2\nnpus = 8\n") ==
+          "npus: give either npus or nodes/gpus_per_node, not both");
+    CHECK(sweep("feasible_only = 1\n") == "sweep settings:1:17: feasible_only: expected true or false");
+    // threads sized a vector of workers unchecked: 1e9 ran out of memory, 1e20 was undefined behaviour.
+    CHECK(sweep("threads = 5000\n") == "sweep settings:1:11: threads: expected 0 (every core) to 1024 threads, got 5000");
+    CHECK(sweep("threads = 2.5\n") == "sweep settings:1:11: threads: expected 0 (every core) to 1024 threads, got 2.5");
+    CHECK(sweep("rules = \"tp < 8\"\n") == "sweep settings:1:9: rules: expected a list of rules");
+    CHECK(sweep("objective = \"speed\"\n") ==
+          "sweep settings:1:13: objective: expected time, tokens_per_s, tokens_per_s_per_gpu, mfu, memory or cost, got 'speed'");
+    const std::string unknown = sweep("tpp = 4\n");
+    CHECK(unknown.starts_with("sweep settings:1:7: tpp: unknown parameter"));
+}
+
+TEST_CASE("error message: embedded calls given no table or a NUL byte (C++ callers only)") {
+    // The C ABI passes C strings and the Python module keyword arguments, so
+    // neither can send these; a C++ caller of embedded_calls.h can.
+    CHECK(error_of([] { parse_config_text(std::string("tp = 1\0", 7), "settings"); }) ==
+          "settings: holds a NUL byte: expected TOML or JSON text");
+    ConfigValue list;
+    list.type = ConfigValue::Type::List;
+    list.where = {"settings", 0, 0, ""};
+    CHECK(error_of([&] { predict_json(list, ""); }) == "settings: expected a table of settings");
+}
+
+namespace {
+
+ModelSpec transformer(int layers, int heads, int seq, int experts = 1) {
+    ModelSpec m;
+    m.name = "t";
+    m.layers = layers;
+    m.hidden = 64 * heads;
+    m.ffn_hidden = 256 * heads;
+    m.heads = heads;
+    m.kv_heads = heads;
+    m.vocab = 1000;
+    m.seq = seq;
+    m.experts = experts;
+    return m;
+}
+
+std::vector<std::string> problems_of(const ModelSpec& m, long long npus, auto&& edit) {
+    ParallelPlan p;
+    edit(p);
+    return plan_problems(m, p, npus);
+}
+
+}  // namespace
+
+TEST_CASE("error message: every rule of a plan, one broken at a time") {
+    const ModelSpec dense = transformer(32, 32, 2048);
+    const ModelSpec moe = transformer(32, 32, 2048, 8);
+    ModelSpec listed;
+    listed.name = "resnet";
+    listed.kind = ModelKind::LayerList;
+    listed.default_batch = 32;
+    listed.listed.push_back({"conv", 1e9, 1e4, 1e6, 0, false});
+    using V = std::vector<std::string>;
+    CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 8; p.mbs = 0; }) == V{"mbs must be at least 1 (got 0)"});
+    CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 8; p.zero = 7; }) == V{"zero must be 0, 1, 2 or 3 (got 7)"});
+    CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 4; p.pp = 2; p.vpp = 2; p.gbs = 8; p.schedule = PipelineSchedule::GPipe; }) ==
+          V{"vpp > 1 needs the interleaved schedule"});
+    // dp 4, mbs 1, gbs 12: 3 micro-batches on 2 stages.
+    CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 4; p.pp = 2; p.gbs = 12; p.schedule = PipelineSchedule::Interleaved; }) ==
+          V{"the interleaved schedule needs the micro-batch count (3) to be a multiple of pp (2)"});
+    CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 8; p.ep = 2; }) == V{"ep > 1 needs a mixture-of-experts model"});
+    CHECK(problems_of(moe, 6, [](ParallelPlan& p) { p.dp = 3; p.tp = 2; p.ep = 2; p.gbs = 6; }) ==
+          V{"ep (2) must divide dp (3)"});
+    CHECK(problems_of(moe, 6, [](ParallelPlan& p) { p.dp = 6; p.ep = 3; }) == V{"ep (3) must divide experts (8)"});
+    CHECK(problems_of(listed, 8, [](ParallelPlan& p) { p.dp = 4; p.tp = 2; }) ==
+          V{"resnet is described layer by layer: only data parallelism applies (tp, pp, cp, ep must be 1)"});
+    CHECK(problems_of(dense, 6, [](ParallelPlan& p) { p.dp = 2; p.cp = 3; }) == V{"cp (3) must divide the sequence length (2048)"});
+    // seq 2050 = 2 x 1025: cp 2 divides it, tp 2 x cp 2 = 4 does not.
+    CHECK(problems_of(dense, 4, [](ParallelPlan& p) { p.tp = 2; p.cp = 2; p.seq = 2050; p.sequence_parallel = true; }) ==
+          V{"sequence parallelism needs the sequence (2050) divisible by tp x cp"});
+}
+
+TEST_CASE("error message: plans with huge degrees are problems, not crashes or wrapped numbers") {
+    using V = std::vector<std::string>;
+    const ModelSpec dense = transformer(96, 96, 2048);
+    // pp x vpp = 2^32 wrapped to 0 in int and divided the layer count: SIGFPE.
+    const auto wide = problems_of(dense, 8, [](ParallelPlan& p) { p.pp = 65536; p.vpp = 65536; p.schedule = PipelineSchedule::Interleaved; });
+    CHECK(std::find(wide.begin(), wide.end(), "layers (96) must be divisible by pp x vpp (4294967296)") != wide.end());
+    // dp x tp x pp x cp = (2^31 - 1)^4 does not fit in 64 bits; it used to print a wrapped product.
+    const auto huge = problems_of(dense, 8, [](ParallelPlan& p) { p.dp = p.tp = p.pp = p.cp = 2147483647; });
+    REQUIRE(!huge.empty());
+    CHECK(huge.front() ==
+          "dp x tp x pp x cp (2147483647 x 2147483647 x 2147483647 x 2147483647 = more than 2^63) must equal the NPU count (8)");
+    // gbs 10^8 on dp 8 x mbs 1 is 12,500,000 micro-batches: the step would not fit in memory.
+    CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 8; p.gbs = 100000000; }) ==
+          V{"the global batch (100000000) makes 12500000 micro-batches through pp x vpp = 1 pipeline chunks, more than "
+            "1000000 micro-batch passes (use a smaller gbs or a larger mbs)"});
+}
+
+TEST_CASE("error message: a plan whose groups do not divide the network's dimensions") {
+    // Dimensions of 2 and 3 NPUs: tp 3, placed innermost first, meets the dimension of 2.
+    Network network;
+    network.dimensions = {Dimension{Topology::Ring, 2, 100, 10}, Dimension{Topology::Ring, 3, 100, 10}};
+    ParallelPlan p;
+    p.tp = 3;
+    p.dp = 2;
+    CHECK(error_of([&] { map_parallel_groups(network, p); }) ==
+          "plan: tp (3 ranks left) does not divide what is left of network dimension 0 (2 NPUs)");
+}

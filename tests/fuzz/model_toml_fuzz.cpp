@@ -1,0 +1,26 @@
+// A model TOML (transformer or layer list), then predicted on 8 GPUs of a
+// preset with a small plan.
+#include "config/model_loader.h"
+#include "fuzz_target.h"
+#include "prediction_checks.h"
+#include "predict/predict_options.h"
+
+extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
+    using namespace dtcalc;
+    try {
+        const std::string path = fuzz::write_input(fuzz::as_text(data, size), "fuzz-model.toml");
+        (void)load_model(path, {});
+        PredictOptions options;
+        options.model = path;
+        options.preset = "hgx-h100";
+        options.gpus_per_node = 8;
+        options.nodes = 1;
+        options.tp = 2;
+        options.pp = 2;
+        options.gbs = 8;
+        const ResolvedPrediction resolved = resolve_prediction(options, fuzz::preset_dirs(), {});
+        fuzz::require_finite_prediction(predict(resolved.inputs));
+    } catch (const InputError&) {
+    }
+    return 0;
+}

@@ -1,0 +1,26 @@
+// A sweep spec (TOML): parameters, cases, constraints, objective; then, when
+// the space is small, the sweep itself on one thread.
+#include <string>
+
+#include "config/config_readers.h"
+#include "fuzz_target.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep_spec.h"
+
+extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
+    using namespace dtcalc;
+    try {
+        const std::string path = fuzz::write_input(fuzz::as_text(data, size), "fuzz-sweep.toml");
+        SweepSpec spec = read_sweep_spec(read_toml_file(path), fuzz::scratch_dir().string());
+        const Sweep sweep(std::move(spec), fuzz::preset_dirs(), fuzz::model_dirs());
+        if (sweep.space().size() > 4) return 0;
+        SweepSettings settings;
+        settings.threads = 1;
+        std::string rows;
+        const SweepReport report = sweep.run(settings, [&](std::string_view s) { rows.append(s); });
+        fuzz::require_finite_text(rows);
+        (void)report;
+    } catch (const InputError&) {
+    }
+    return 0;
+}

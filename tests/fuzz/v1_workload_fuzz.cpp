@@ -1,0 +1,39 @@
+// ASTRA-sim 1.0 text workloads (DATA, MODEL, HYBRID_*, DLRM), run for one
+// pass on the 16-NPU example system; the iteration report and Chrome trace
+// they give must hold only finite numbers.
+#include <sstream>
+
+#include "config/system_source.h"
+#include "fuzz_target.h"
+#include "report/chrome_trace.h"
+#include "report/iteration_report.h"
+#include "schedule/evaluate.h"
+#include "workload/astra_v1_workload.h"
+
+extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
+    using namespace dtcalc;
+    static const ResolvedSystem sys = [] {
+        SystemSource source;
+        source.network_file = std::string(DTCALC_SOURCE_DIR) + "/examples/gemm/network_8x2.yml";
+        source.system_file = std::string(DTCALC_SOURCE_DIR) + "/examples/gemm/system_8x2.json";
+        return resolve_system(source, {});
+    }();
+    try {
+        const V1Workload workload = parse_v1_workload_text(std::string(fuzz::as_text(data, size)), "fuzz-workload.txt");
+        const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, 1);
+        EvaluationSystem eval;
+        eval.network = &sys.network;
+        eval.system = &sys.system;
+        eval.backend = sys.backend;
+        eval.device.peak_tflops = sys.system.peak_perf_tflops;
+        eval.device.mem_bw_gbps = sys.system.local_mem_bw_gbps;
+        const Schedule schedule = evaluate(graph, eval);
+        fuzz::require_finite(schedule.wall_ns, "iteration time");
+        std::ostringstream text;
+        write_iteration_json(text, make_iteration_report(graph, schedule, 1));
+        write_chrome_trace(text, graph, schedule);
+        fuzz::require_finite_text(text.str());
+    } catch (const InputError&) {
+    }
+    return 0;
+}
