@@ -15,8 +15,9 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         settings.threads = 1;
         std::string rows;
         (void)batch.run(settings, [&](std::string_view s) { rows.append(s); });
-        fuzz::require_finite_text(rows);
-    } catch (const InputError&) {
+        fuzz::require_finite_text(rows, fuzz::as_text(data, size));
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -16,7 +16,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
             for (const int rank : ranks)
                 if (rank < 0 || rank >= kNpus) fuzz::finding("rank outside the system", rank);
         }
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

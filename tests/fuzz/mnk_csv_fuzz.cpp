@@ -22,7 +22,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
                 continue;
             }
             const std::string text = v1_workload_text(workload);
-            fuzz::require_finite_text(text);
+            fuzz::require_finite_text(text, fuzz::as_text(data, size));
             try {
                 (void)parse_v1_workload_text(text, "fuzz.txt");
             } catch (const InputError& e) {
@@ -30,7 +30,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
                 fuzz::finding("a generated workload does not read back", 0);
             }
         }
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -24,7 +24,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
                 fuzz::require_finite(collective_time(network, system, backend, query).time_ns, "collective time");
             }
         }
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -17,7 +17,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
             const CollectiveResult result = collective_time(preset.network, preset.system, backend, query);
             fuzz::require_finite(result.time_ns, "all-reduce time");
         }
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -13,7 +13,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         apply_scenario(scenario, options);
         const ResolvedPrediction resolved = resolve_prediction(options, fuzz::preset_dirs(), fuzz::model_dirs());
         fuzz::require_finite_prediction(predict(resolved.inputs));
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

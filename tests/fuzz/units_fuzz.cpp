@@ -20,7 +20,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     try {
         const auto [index, count] = parse_shard(text);
         if (index < 1 || index > count) fuzz::finding("shard out of range", index);
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -32,8 +32,9 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         std::ostringstream text;
         write_iteration_json(text, make_iteration_report(graph, schedule, 1));
         write_chrome_trace(text, graph, schedule);
-        fuzz::require_finite_text(text.str());
-    } catch (const InputError&) {
+        fuzz::require_finite_text(text.str(), fuzz::as_text(data, size));
+    } catch (const InputError& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }
