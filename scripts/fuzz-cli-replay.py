@@ -26,6 +26,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SECONDS = 1.0
 SWEEP_SECONDS = 5.0
+ECHOED = re.compile(r"(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])", re.IGNORECASE)
 NONFINITE = re.compile(r"(?<![A-Za-z_])[-+]?(nan|inf|infinity)(?![A-Za-z_])", re.IGNORECASE)
 
 SYSTEM_FLAT = """{"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
@@ -115,7 +116,7 @@ def check(dtcalc, target, path):
             problems.append("error without 'dtcalc: error:'")
     if seconds > limit:
         problems.append(f"took {seconds:.2f} s (limit {limit:.0f} s)")
-    echoed = NONFINITE.search(data.decode("utf-8", "replace"))  # names and notes come back as written
+    echoed = ECHOED.search(data.decode("utf-8", "replace"))  # names and notes come back as written
     if not echoed and (NONFINITE.search(out) or (run.returncode == 0 and NONFINITE.search(err))):
         problems.append("nan or inf in the output")
     if problems:
