@@ -7,20 +7,14 @@
 #include "config/system_config_reader.h"
 #include "core/error.h"
 #include "temp_file.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::write_temp_file;
 
 namespace {
-
-std::string error_of(auto&& load) {
-    try {
-        load();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 const char* kGoodSystem = R"({
   "scheduling-policy": "LIFO",

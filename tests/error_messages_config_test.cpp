@@ -26,20 +26,14 @@
 #include "predict/predict_options.h"
 #include "predict/training_cases.h"
 #include "temp_file.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::write_temp_file;
 
 namespace {
-
-std::string error_of(auto&& action) {
-    try {
-        action();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 // One bad input: the file's text, and the message after the file's path.
 struct FileCase {

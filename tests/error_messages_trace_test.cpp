@@ -24,21 +24,13 @@
 #include "chakra_test_traces.h"
 #include "core/error.h"
 #include "run_dtcalc.h"
+#include "input_error.h"
 
 using namespace dtcalc;
 using namespace dtcalc::chakra;
 using namespace dtcalc::testing;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 std::string decode_error(const std::string& bytes) {
     return error_of([&] { decode_rank_trace(bytes, "x.0.et", 0, {}); });

@@ -22,6 +22,9 @@
 #include "temp_file.h"
 #include "workload/astra_v1_workload.h"
 #include "workload/training_step.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::Run;
@@ -29,15 +32,6 @@ using dtcalc::testing::run_dtcalc;
 using dtcalc::testing::write_temp_file;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 // One layer line: 12 fields, a weight-gradient all-reduce of 64 bytes.
 const std::string kLayer = "l1 -1 5 NONE 0 5 NONE 0 5 ALLREDUCE 64 1\n";

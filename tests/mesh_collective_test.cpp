@@ -19,6 +19,9 @@
 #include "collective/comm_group.h"
 #include "config/preset.h"
 #include "core/error.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 
@@ -61,15 +64,6 @@ constexpr AlgorithmChoice kDirect{AlgorithmKind::Direct, false};
 constexpr AlgorithmChoice kHalvingDoubling{AlgorithmKind::HalvingDoubling, false};
 constexpr AlgorithmChoice kOneRing{AlgorithmKind::Ring, true};
 constexpr AlgorithmChoice kOneDirect{AlgorithmKind::Direct, true};
-
-std::string error_of(auto&& action) {
-    try {
-        action();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 }  // namespace
 

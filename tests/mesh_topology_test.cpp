@@ -17,6 +17,9 @@
 #include "topology/grid_blocks.h"
 #include "topology/grid_shape.h"
 #include "topology/network_route.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::write_temp_file;
@@ -29,15 +32,6 @@ std::vector<std::int64_t> path_of(const GridShape& shape, std::int64_t src, std:
     std::vector<std::int64_t> path{src};
     for (const GridHop& hop : dimension_order_route(shape, src, dst)) path.push_back(hop.to);
     return path;
-}
-
-std::string error_of(auto&& action) {
-    try {
-        action();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 }  // namespace

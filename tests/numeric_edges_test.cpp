@@ -44,8 +44,10 @@
 #include "temp_file.h"
 #include "workload/astra_v1_workload.h"
 #include "chakra_test_traces.h"
+#include "input_error.h"
 
 using namespace dtcalc;
+using dtcalc::testing::error_of;
 using dtcalc::testing::run_dtcalc;
 using dtcalc::testing::write_temp_file;
 
@@ -530,15 +532,6 @@ TEST_CASE("numeric edge: predict for a small GPT at the NPU and link edges") {
 // Bounds: what is outside the physical ranges is refused, naming the key.
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 std::string network_yaml(const std::string& topology, const std::string& npus, const std::string& bandwidth,
                          const std::string& latency) {

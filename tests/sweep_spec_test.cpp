@@ -7,6 +7,9 @@
 
 #include "config/config_readers.h"
 #include "sweep/design_space.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 namespace {
 
@@ -16,15 +19,6 @@ std::vector<double> numbers(const char* name, const char* text) {
     std::vector<double> out;
     for (const ParamValue& v : expand_value_text(*find_parameter(name), text, {"--test", 0, 0, ""})) out.push_back(v.number);
     return out;
-}
-
-std::string error_of(auto&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 SweepSpec spec_of(const std::string& toml) { return read_sweep_spec(parse_toml_text(toml, "spec.toml"), ""); }

@@ -20,6 +20,9 @@
 #include "validate/validation_plan.h"
 #include "validate/validation_report.h"
 #include "validate/validation_run.h"
+#include "input_error.h"
+
+using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::write_temp_file;
@@ -28,15 +31,6 @@ using dtcalc::testing::Run;
 using dtcalc::testing::run_dtcalc;
 
 namespace {
-
-std::string error_of(auto&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 const ValidationContext kContext{{DTCALC_PRESETS_DIR}, {std::string(DTCALC_PRESETS_DIR) + "/../models"}};
 

@@ -40,12 +40,7 @@ AstraRun run_astra(const AstraRunFiles& files) {
     TraceSet traces = load_trace_set(files.workload, npus, options, files.threads);
     run.trace = build_trace_graph(std::move(traces), groups, model);
 
-    EvaluationSystem eval;
-    eval.network = &run.network;
-    eval.system = &run.system;
-    eval.backend = files.backend;
-    eval.device.peak_tflops = run.system.peak_perf_tflops;
-    eval.device.mem_bw_gbps = run.system.local_mem_bw_gbps;
+    EvaluationSystem eval = roofline_evaluation(run.network, run.system, files.backend);
     eval.issue = IssuePolicy::ReadyLowestIndex;
     run.schedule = evaluate(run.trace.graph, eval);
     run.ranks = astra_statistics(run.trace, run.schedule, run.system);

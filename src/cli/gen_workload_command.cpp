@@ -85,12 +85,7 @@ void print_report(const GenWorkloadOptions& o, const V1Workload& workload, const
     } catch (const InputError& e) {  // the groups do not fit the network: a matter of --packages
         throw InputError({"--packages", 0, 0, ""}, e.detail());
     }
-    EvaluationSystem eval;
-    eval.network = &sys.network;
-    eval.system = &sys.system;
-    eval.backend = sys.backend;
-    eval.device.peak_tflops = sys.system.peak_perf_tflops;
-    eval.device.mem_bw_gbps = sys.system.local_mem_bw_gbps;
+    const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
     const Schedule schedule = evaluate(graph, eval);
     IterationReport report = make_iteration_report(graph, schedule, o.passes);
     report.workload = std::filesystem::path(o.output.empty() ? o.mnk : o.output).filename().string();

@@ -41,12 +41,7 @@ void run_workload(const RunOptions& options, const std::vector<std::string>& pre
     check_layer_passes(options.passes, workload.layers.size());
     const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, options.passes);
 
-    EvaluationSystem eval;
-    eval.network = &sys.network;
-    eval.system = &sys.system;
-    eval.backend = sys.backend;
-    eval.device.peak_tflops = sys.system.peak_perf_tflops;
-    eval.device.mem_bw_gbps = sys.system.local_mem_bw_gbps;
+    const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
     const Schedule schedule = evaluate(graph, eval);
 
     IterationReport report = make_iteration_report(graph, schedule, options.passes);

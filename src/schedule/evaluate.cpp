@@ -14,6 +14,16 @@
 #include "schedule/op_pricing.h"
 
 namespace dtcalc {
+
+EvaluationSystem roofline_evaluation(const Network& network, const SystemConfig& system, NetworkBackend backend) {
+    EvaluationSystem eval;
+    eval.network = &network;
+    eval.system = &system;
+    eval.backend = backend;
+    eval.device.peak_tflops = system.peak_perf_tflops;
+    eval.device.mem_bw_gbps = system.local_mem_bw_gbps;
+    return eval;
+}
 namespace {
 
 

@@ -44,6 +44,10 @@ struct EvaluationSystem {
     IssuePolicy issue = IssuePolicy::GraphOrder;
 };
 
+/// The system as ASTRA-sim's workload layer sees it: compute on the roofline
+/// of the system's peak-perf and local-mem-bw.
+EvaluationSystem roofline_evaluation(const Network& network, const SystemConfig& system, NetworkBackend backend);
+
 struct OpTiming {
     double start_ns = 0;
     double end_ns = 0;

@@ -21,12 +21,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     try {
         const V1Workload workload = parse_v1_workload_text(std::string(fuzz::as_text(data, size)), "fuzz-workload.txt");
         const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, 1);
-        EvaluationSystem eval;
-        eval.network = &sys.network;
-        eval.system = &sys.system;
-        eval.backend = sys.backend;
-        eval.device.peak_tflops = sys.system.peak_perf_tflops;
-        eval.device.mem_bw_gbps = sys.system.local_mem_bw_gbps;
+        const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
         const Schedule schedule = evaluate(graph, eval);
         fuzz::require_finite(schedule.wall_ns, "iteration time");
         std::ostringstream text;
