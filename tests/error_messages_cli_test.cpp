@@ -267,3 +267,21 @@ TEST_CASE("error message: astra flags dtcalc does not model") {
         {"astra " + astra_flags() + "--trace " + kNoDir + "/t.json", "--trace: cannot write '" + kNoDir + "/t.json'"},
     });
 }
+
+TEST_CASE("error message: options and arguments no command takes") {
+    check_exact({
+        // A near miss of one of the command's long options is named.
+        {"predict --model llama2-70b --preset hgx-h100 --tpp 3",
+         "--tpp: unknown option (did you mean --tp?); `dtcalc predict --help` lists them"},
+        {"sweep --model gpt2 --preset hgx-h100 --thread=4",
+         "--thread: unknown option (did you mean --threads?); `dtcalc sweep --help` lists them"},
+        // Nothing near: no guess.
+        {"collective all-reduce --size 1MiB --preset hgx-h100 --xyzzy",
+         "--xyzzy: unknown option; `dtcalc collective --help` lists them"},
+        // A value no option or positional takes.
+        {"predict --model llama2-70b --preset hgx-h100 --tp 8 extra",
+         "unexpected argument 'extra'; `dtcalc predict --help` lists them"},
+        {"", "expected a command: collective, route, run, predict, sweep, list, export-chakra, gen-workload, astra, "
+             "validate (`dtcalc --help` says what each does)"},
+    });
+}

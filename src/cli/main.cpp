@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <string>
 
 #include "cli/cli_common.h"
 #include "cli/collective_command.h"
@@ -16,6 +17,7 @@
 #include "cli/list_command.h"
 #include "cli/astra_command.h"
 #include "cli/export_chakra_command.h"
+#include "cli/unknown_arguments.h"
 #include "cli/validate_command.h"
 #include "core/error.h"
 
@@ -43,6 +45,19 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::ExtrasError&) {
+        std::cerr << "dtcalc: error: " << dtcalc::cli::unknown_arguments_message(app) << "\n";
+        return 2;
+    } catch (const CLI::RequiredError& e) {
+        if (!app.get_subcommands().empty()) {
+            std::cerr << "dtcalc: error: " << e.what() << "\n";
+            return 2;
+        }
+        std::string names;
+        for (const CLI::App* command : app.get_subcommands({}))
+            names += (names.empty() ? "" : ", ") + command->get_name();
+        std::cerr << "dtcalc: error: expected a command: " << names << " (`dtcalc --help` says what each does)\n";
+        return 2;
     } catch (const CLI::ParseError& e) {
         std::cerr << "dtcalc: error: " << e.what() << "\n";
         return 2;

@@ -4,6 +4,8 @@
 #include <array>
 #include <vector>
 
+#include "core/edit_distance.h"
+
 namespace dtcalc {
 namespace {
 
@@ -56,22 +58,6 @@ constexpr ParamInfo kParameters[] = {
     {"dim3_latency", T::Number, G::System, "dimension 3's latency, ns per hop", 3, true},
     {"price_per_gpu_hour", T::Number, G::Cost, "the cost column's price of one GPU-hour (default 1)"},
 };
-
-// Levenshtein distance, for "did you mean".
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
 
 }  // namespace
 
