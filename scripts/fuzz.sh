@@ -32,7 +32,11 @@ if ((${#missing[@]} > 0)); then
 fi
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTCALC_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j"$(nproc)" >/dev/null
+if ! cmake --build build-fuzz -j"$(nproc)" >build-fuzz/build.log 2>&1; then
+  grep -E 'error|Error' build-fuzz/build.log | head -40
+  echo "the fuzz targets did not build (build-fuzz/build.log)"
+  exit 1
+fi
 
 targets=("$@")
 if ((${#targets[@]} == 0)); then

@@ -68,7 +68,7 @@ std::uint64_t peak_local_memory(const TraceGraph& trace, const Schedule& schedul
             // Each tensor is <= 2^50 B (trace_decoder.h); a sum of many could still pass 2^63.
             if (__builtin_add_overflow(in_use, changes[i].bytes, &in_use))
                 throw InputError({trace.traces.prefix, 0, 0, ""},
-                                 "out of range: the tensors live at once on one NPU add up to more than 2^63 bytes");
+                                 "out of range: the tensors live at once on one NPU add up to 2^63 bytes or more");
         peak = std::max(peak, in_use);
     }
     return static_cast<std::uint64_t>(peak);

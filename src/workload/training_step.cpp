@@ -1,5 +1,7 @@
 #include "workload/training_step.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -25,9 +27,9 @@ public:
         if (group.size() <= 1 || bytes <= 0) return 0;
         // A model's tensors are doubles; one past 1 PiB (or not finite) is no message a system can send.
         if (!(bytes <= static_cast<double>(kMaxMessageBytes)))
-            throw InputError({"", 0, 0, "model"}, "out of range: a " + std::string(collective_kind_name(kind)) +
-                                                      " of " + std::to_string(bytes) +
-                                                      " B; sizes from 0 B to 1 PiB (2^50 B) are accepted");
+            throw InputError({"", 0, 0, "model"}, fmt::format("out of range: one {} moves {:.0f} B; sizes from 0 B to "
+                                                              "1 PiB (2^50 B) are accepted",
+                                                              collective_kind_name(kind), bytes));
         const auto b = static_cast<std::uint64_t>(std::llround(bytes));
         const auto key = std::make_tuple(static_cast<int>(kind), b, group.members);
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
