@@ -82,7 +82,7 @@ def command_for(target, data, scratch):
                 "--system-configuration", str(chakra / "system_system_16.json"),
                 "--network-configuration", str(chakra / "network_system_16.yml"), "--threads", "1"]
     if target == "mnk_csv":
-        return ["gen-workload", "--mnk", file_with(".csv"), "--parallel", "HYBRID_DATA_MODEL", "--packages", "2",
+        return ["gen-workload", "--mnk", file_with(".csv"), "--parallel", "HYBRID_DATA_MODEL", "--packages", "2", "--array", "32x32",
                 "--network", str(gemm / "network_8x2.yml"), "--system", str(gemm / "system_8x2.json"), "--evaluate"]
     raise SystemExit(f"unknown target {target}")
 
@@ -94,13 +94,13 @@ def check(dtcalc, target, path):
         scratch = pathlib.Path(scratch)
         args = command_for(target, data, scratch)
         if args is None:
-            return [], 0.0
+            return [], 0.0, None
         limit = SWEEP_SECONDS if target == "sweep_spec" else SECONDS
         start = time.monotonic()
         try:
             run = subprocess.run([dtcalc] + args, capture_output=True, timeout=limit * 4, cwd=scratch)
         except subprocess.TimeoutExpired:
-            return [f"{path}: still running after {limit * 4:.0f} s"], limit * 4
+            return [f"{path}: still running after {limit * 4:.0f} s"], limit * 4, None
         seconds = time.monotonic() - start
     problems = []
     out = run.stdout.decode("utf-8", "replace")
@@ -122,7 +122,7 @@ def check(dtcalc, target, path):
     if problems:
         shown = " ".join(a if len(a) < 120 else a[:117] + "..." for a in args)
         problems = [f"{path}: {'; '.join(problems)}\n    dtcalc {shown}\n    {err.strip()[:300]}"]
-    return problems, seconds
+    return problems, seconds, run.returncode
 
 
 def main():
@@ -141,9 +141,12 @@ def main():
         inputs = sorted(p for p in folder.rglob("*") if p.is_file())
         with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
             results = list(pool.map(lambda p: check(dtcalc, target, p), inputs))
-        problems = [line for found, _ in results for line in found]
-        slowest = max((s for _, s in results), default=0.0)
-        print(f"{target:14} {len(inputs):6} inputs  slowest {slowest:6.3f} s  {len(problems)} problems", flush=True)
+        problems = [line for found, _, _ in results for line in found]
+        slowest = max((s for _, s, _ in results), default=0.0)
+        answered = sum(1 for _, _, code in results if code == 0)
+        refused = sum(1 for _, _, code in results if code == 2)
+        print(f"{target:14} {len(inputs):6} inputs  {answered:6} results  {refused:6} input errors  "
+              f"slowest {slowest:6.3f} s  {len(problems)} problems", flush=True)
         for line in problems[:20]:
             print("  " + line)
         failures += len(problems)
