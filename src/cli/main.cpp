@@ -17,7 +17,7 @@
 #include "cli/list_command.h"
 #include "cli/astra_command.h"
 #include "cli/export_chakra_command.h"
-#include "cli/unknown_arguments.h"
+#include "cli/command_line_errors.h"
 #include "cli/validate_command.h"
 #include "core/error.h"
 
@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ExtrasError&) {
         std::cerr << "dtcalc: error: " << dtcalc::cli::unknown_arguments_message(app) << "\n";
+        return 2;
+    } catch (const CLI::ConversionError& e) {
+        std::cerr << "dtcalc: error: " << dtcalc::cli::conversion_error_message(app, e.what()) << "\n";
         return 2;
     } catch (const CLI::RequiredError& e) {
         if (!app.get_subcommands().empty()) {

@@ -28,7 +28,7 @@ struct SweepCommand {
     std::vector<std::string> rules;
     std::string objective;
     std::optional<int> top;
-    std::optional<std::uint64_t> max_points;
+    std::optional<long long> max_points;
     std::string format = "csv", units = "us", shard = "1/1";
     int threads = 0;
     bool feasible_only = false, keep_going = false, quiet = false, no_progress = false;
@@ -152,6 +152,8 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     if (c.threads < 0 || c.threads > 1024)
         throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(c.threads));
     std::tie(settings.shard_index, settings.shard_count) = parse_shard(c.shard);
+    if (c.max_points && *c.max_points < 1)
+        throw InputError({"--max-points", 0, 0, ""}, "expected 1 or more, got " + std::to_string(*c.max_points));
     settings.feasible_only = c.feasible_only;
     const auto format = parse_sweep_format(c.format);
     if (!format) throw InputError({"--format", 0, 0, ""}, "expected csv or jsonl, got '" + c.format + "'");
@@ -178,7 +180,7 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
         return;
     }
     const Sweep sweep(std::move(spec), preset_dirs, model_dirs);
-    if (c.max_points && sweep.space().size() > *c.max_points)
+    if (c.max_points && sweep.space().size() > static_cast<std::uint64_t>(*c.max_points))
         throw InputError({"--max-points", 0, 0, ""}, "the sweep has " + std::to_string(sweep.space().size()) +
                                                          " points, more than the " + std::to_string(*c.max_points) +
                                                          " allowed (narrow the ranges or raise --max-points)");

@@ -1,4 +1,4 @@
-#include "cli/unknown_arguments.h"
+#include "cli/command_line_errors.h"
 
 #include <string_view>
 #include <vector>
@@ -41,6 +41,16 @@ std::string closest_option(const CLI::App& command, std::string_view flag) {
     return "--" + best;
 }
 
+// What an option's value must be, from its type as CLI11 names it.
+std::string expected_value(const CLI::Option* option) {
+    const std::string type = option ? option->get_type_name() : "";
+    if (type == "INT") return "a whole number";
+    if (type == "UINT") return "a whole number, 0 or more";
+    if (type == "FLOAT") return "a number";
+    if (option && option->get_expected_max() == 0) return "true or false (or no value)";
+    return "a value of another form";
+}
+
 }  // namespace
 
 std::string unknown_arguments_message(const CLI::App& app) {
@@ -57,6 +67,16 @@ std::string unknown_arguments_message(const CLI::App& app) {
                help;
     }
     return "unexpected argument '" + left.front() + "'; " + help;
+}
+
+std::string conversion_error_message(const CLI::App& app, const std::string& what) {
+    constexpr std::string_view kPrefix = "Could not convert: ";
+    const std::size_t equals = what.find(" = ");
+    if (!what.starts_with(kPrefix) || equals == std::string::npos) return what;
+    const std::string flag = what.substr(kPrefix.size(), equals - kPrefix.size());
+    const std::string value = what.substr(equals + 3);
+    const CLI::App& command = chosen_command(app);
+    return flag + ": expected " + expected_value(command.get_option_no_throw(flag)) + ", got '" + value + "'";
 }
 
 }  // namespace dtcalc::cli
