@@ -80,7 +80,7 @@ TEST_CASE("error message: a Chakra run longer than 2^63 cycles") {
     const std::string system = testing::write_system("errmsg-ranges-long-run-sys", false, false);
     const Run r = run_dtcalc("astra " + astra_flags(prefix, network, system));
     CHECK(r.exit_code == 2);
-    CHECK(r.out == "dtcalc: error: out of range: the run takes more than 9.2e18 cycles (292 years); accepted are runs "
+    CHECK(r.out == "dtcalc: error: " + prefix + ": out of range: the run takes more than 9.2e18 cycles (292 years); accepted are runs "
                    "shorter than 2^63 cycles\n");
 }
 

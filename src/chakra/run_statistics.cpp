@@ -10,10 +10,11 @@ namespace dtcalc::chakra {
 namespace {
 
 // Whole cycles of a time; a time of 2^63 ns (292 years) or more is out of range (llround would overflow).
-std::uint64_t cycles(double ns) {
+// `workload` (the trace prefix) names the run in the message.
+std::uint64_t cycles(double ns, const std::string& workload) {
     if (!(ns < 9.2e18))
-        throw InputError({"", 0, 0, ""}, "out of range: the run takes more than 9.2e18 cycles (292 years); "
-                                         "accepted are runs shorter than 2^63 cycles");
+        throw InputError({workload, 0, 0, ""}, "out of range: the run takes more than 9.2e18 cycles (292 years); "
+                                               "accepted are runs shorter than 2^63 cycles");
     return ns > 0 ? static_cast<std::uint64_t>(std::llround(ns)) : 0;
 }
 
@@ -66,13 +67,13 @@ AstraRankStats role_statistics(const TraceGraph& trace, const Schedule& schedule
             }
         }
     }
-    s.finish_cycles = cycles(finish);
+    s.finish_cycles = cycles(finish, trace.traces.prefix);
     s.wall_cycles = s.finish_cycles;
-    s.exposed_comm_cycles = s.finish_cycles - std::min(s.finish_cycles, cycles(gpu_work));
+    s.exposed_comm_cycles = s.finish_cycles - std::min(s.finish_cycles, cycles(gpu_work, trace.traces.prefix));
     auto time_of = [&](OpClass c) -> std::optional<std::uint64_t> {
         const auto k = static_cast<std::size_t>(c);
         if (!present[k]) return std::nullopt;
-        return cycles(union_length(intervals[k]));
+        return cycles(union_length(intervals[k]), trace.traces.prefix);
     };
     s.gpu_cycles = time_of(OpClass::Gpu);
     s.cpu_cycles = time_of(OpClass::Cpu);
