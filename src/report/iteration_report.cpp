@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/text_prefix.h"
+
 namespace dtcalc {
 namespace {
 
@@ -122,7 +124,7 @@ void write_iteration_table(std::ostream& out, const IterationReport& r, TimeUnit
     fmt::print(out, "  {:<20} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "layer", "fwd", "ig", "wg",
                "fwd comm", "ig comm", "wg comm", "exposed");
     for (const LayerRow& l : r.layers) {
-        fmt::print(out, "  {:<20} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", l.name.substr(0, 20),
+        fmt::print(out, "  {:<20} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", leading_characters(l.name, 20),
                    human(unit, l.fwd_compute_ns), human(unit, l.ig_compute_ns), human(unit, l.wg_compute_ns),
                    human(unit, l.fwd_comm_ns), human(unit, l.ig_comm_ns), human(unit, l.wg_comm_ns),
                    human(unit, l.fwd_exposed_ns + l.ig_exposed_ns + l.wg_exposed_ns));

@@ -102,21 +102,13 @@ inline bool has_nonfinite_word(std::string_view text) {
     return false;
 }
 
-/// Whether `text` holds nan or inf as a word of letters anywhere (whatever
-/// surrounds it: echoed text may come back quoted or escaped).
+/// Whether `text` holds the letters nan or inf anywhere, in any case. Names
+/// and notes come back quoted, escaped or cut to a column's width, and a cut
+/// can make a word of "1inf" out of "1info", so any mention counts.
 inline bool mentions_nonfinite_word(std::string_view text) {
-    auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && !is_letter(text[i])) ++i;
-        std::size_t end = i;
-        while (end < text.size() && is_letter(text[end])) ++end;
-        std::string word(text.substr(i, end - i));
-        for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-        if (word == "nan" || word == "inf" || word == "infinity") return true;
-        i = end;
-    }
-    return false;
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos;
 }
 
 /// Output text must not hold a non-finite number. Names and notes are echoed
