@@ -108,6 +108,10 @@ TEST_CASE("error message: algorithms a collective cannot run, for a system built
           "all-reduce-implementation[0]: halvingDoubling needs a power-of-two number of NPUs on dimension 0 (got 6)");
     CHECK(check_error(CollectiveKind::ReduceScatter, g4x3, every_list({kRing, kHd})) ==
           "reduce-scatter-implementation[1]: halvingDoubling needs a power-of-two number of NPUs on dimension 1 (got 3)");
+    // A flat halvingDoubling pairs partners across the whole group: 4 x 3 = 12 is not a power of two.
+    CHECK(check_error(CollectiveKind::AllReduce, g4x3, every_list({{AlgorithmKind::HalvingDoubling, true}})) ==
+          "all-reduce-implementation[0]: oneHalvingDoubling needs a power-of-two number of NPUs in the group (got 12)");
+    CHECK(check_error(CollectiveKind::AllGather, CommGroup{{4, 2}}, every_list({{AlgorithmKind::HalvingDoubling, true}})) == "(no error)");
     // Lists that do not cover the group: a system built in code only.
     CHECK(check_error(CollectiveKind::AllReduce, g8, every_list({})) == "all-reduce-implementation[0]: missing: no algorithm for all-reduce");
     CHECK(check_error(CollectiveKind::AllReduce, g4x3, every_list({kRing})) ==

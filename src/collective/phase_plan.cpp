@@ -26,13 +26,13 @@ std::string no_such_collective(AlgorithmKind algorithm, CollectiveKind kind) {
     return std::string(algorithm_name(algorithm)) + " has no " + std::string(collective_kind_name(kind));
 }
 
-bool power_of_two(int npus) { return npus > 0 && (npus & (npus - 1)) == 0; }
+bool power_of_two(std::int64_t npus) { return npus > 0 && (npus & (npus - 1)) == 0; }
 
 PlannedPhase phase(int dim, CollectiveKind kind, const CommGroup& group, const std::vector<AlgorithmChoice>& algorithms,
                    std::uint64_t data, bool hierarchical = false) {
     const AlgorithmChoice choice = algorithms[static_cast<std::size_t>(dim)];
     const int npus = group.members[static_cast<std::size_t>(dim)];
-    if (choice.kind == AlgorithmKind::HalvingDoubling && (npus & (npus - 1)) != 0)
+    if (choice.kind == AlgorithmKind::HalvingDoubling && !power_of_two(npus))
         throw std::invalid_argument("halvingDoubling needs a power-of-two number of NPUs on dimension " +
                                     std::to_string(dim) + " (got " + std::to_string(npus) + ")");
     // A tree all-reduce inside a hierarchical all-reduce runs as a whole
@@ -58,6 +58,11 @@ void check_phase_algorithms(CollectiveKind kind, const CommGroup& group, const S
     if (algorithms.front().flat) {
         if (!supports(kind, algorithms.front().kind))
             throw InputError(entry_location(system, kind, 0), no_such_collective(algorithms.front().kind, kind));
+        const std::int64_t npus = group.size();
+        if (algorithms.front().kind == AlgorithmKind::HalvingDoubling && !power_of_two(npus))
+            throw InputError(entry_location(system, kind, 0),
+                             "oneHalvingDoubling needs a power-of-two number of NPUs in the group (got " +
+                                 std::to_string(npus) + ")");
         return;
     }
     for (int d : dims) {
@@ -92,6 +97,9 @@ std::vector<PlannedPhase> plan_phases(CollectiveKind kind, const CommGroup& grou
         if (!supports(kind, algorithms.front().kind))
             throw std::invalid_argument(std::string(algorithm_name(algorithms.front().kind)) + " has no " +
                                         std::string(collective_kind_name(kind)));
+        if (algorithms.front().kind == AlgorithmKind::HalvingDoubling && !power_of_two(p))
+            throw std::invalid_argument("oneHalvingDoubling needs a power-of-two number of NPUs in the group (got " +
+                                        std::to_string(p) + ")");
         phases.push_back({dims.front(), kind, algorithms.front(), static_cast<int>(p), data});
         return phases;
     }

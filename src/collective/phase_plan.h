@@ -29,7 +29,7 @@ struct PlannedPhase {
 
 /// Checks that the system's algorithms can run `kind` on `group`: each spanned
 /// dimension's algorithm has this collective, and halvingDoubling has a
-/// power-of-two number of NPUs there. Throws InputError at the implementation
+/// power-of-two number of NPUs there (oneHalvingDoubling: in the whole group). Throws InputError at the implementation
 /// entry (SystemConfig::implementation_where: file, line and key; for a system
 /// built in code, the key only), so bad input never reaches plan_phases' own
 /// checks.

@@ -6,21 +6,10 @@
 #include <set>
 #include <string>
 
+#include "core/text_formats.h"
+
 namespace dtcalc {
 namespace {
-
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            out += fmt::format("\\u{:04x}", static_cast<int>(c));
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
-}
 
 // Track of an op: 0 compute, 1 memory, 2 + d communication on dimension d (a
 // collective spanning several dimensions sits on its innermost one; it holds

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/text_formats.h"
 #include "core/text_prefix.h"
 
 namespace dtcalc {
@@ -23,19 +24,6 @@ std::string human(TimeUnit unit, double ns) {
         case TimeUnit::Seconds: return fmt::format("{:.9f}", v);
     }
     return number(v);
-}
-
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            out += fmt::format("\\u{:04x}", static_cast<int>(c));
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
 }
 
 bool is_comm(OpKind k) { return k == OpKind::Collective || k == OpKind::Send || k == OpKind::Recv; }
@@ -134,7 +122,7 @@ void write_iteration_table(std::ostream& out, const IterationReport& r, TimeUnit
 void write_iteration_csv(std::ostream& out, const IterationReport& r, TimeUnit unit) {
     const std::string u(time_unit_name(unit));
     fmt::print(out, "workload,system,backend,npus,passes,iteration_time_{0},wall_time_{0},compute_time_{0},comm_time_{0},exposed_comm_{0}\n", u);
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{}\n", r.workload, r.system_label, r.backend, r.npus, r.passes,
+    fmt::print(out, "{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.workload), csv_field(r.system_label), r.backend, r.npus, r.passes,
                number(nanoseconds_to(unit, r.iteration_ns)), number(nanoseconds_to(unit, r.wall_ns)),
                number(nanoseconds_to(unit, r.compute_ns)), number(nanoseconds_to(unit, r.comm_ns)),
                number(nanoseconds_to(unit, r.exposed_comm_ns)));
@@ -146,7 +134,7 @@ void write_layers_csv(std::ostream& out, const IterationReport& r, TimeUnit unit
                     "ig_exposed_comm_{0},fwd_total_comm_{0},wg_total_comm_{0},ig_total_comm_{0},update_{0}\n", u);
     auto t = [&](double ns) { return number(nanoseconds_to(unit, ns)); };
     for (const LayerRow& l : r.layers)
-        fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", l.name, t(l.fwd_compute_ns), t(l.wg_compute_ns),
+        fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name), t(l.fwd_compute_ns), t(l.wg_compute_ns),
                    t(l.ig_compute_ns), t(l.fwd_exposed_ns), t(l.wg_exposed_ns), t(l.ig_exposed_ns), t(l.fwd_comm_ns),
                    t(l.wg_comm_ns), t(l.ig_comm_ns), t(l.update_ns));
 }

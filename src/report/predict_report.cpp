@@ -5,6 +5,8 @@
 
 #include <charconv>
 
+#include "core/text_formats.h"
+
 namespace dtcalc {
 namespace {
 
@@ -16,15 +18,6 @@ std::string number(double v) {
     const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 12);
     if (ec != std::errc()) return fmt::format("{:.12g}", v);
     return std::string(buffer, end);
-}
-
-std::string quoted(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
 }
 
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / 1073741824.0); }
@@ -77,8 +70,8 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
     const ParallelPlan& p = in.plan;
     auto us = [](double ns) { return number(ns * 1e-3); };
-    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"npus\": {},\n", quoted(labels.model),
-               quoted(labels.system), quoted(labels.backend), r.npus);
+    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"npus\": {},\n", json_string(labels.model),
+               json_string(labels.system), json_string(labels.backend), r.npus);
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
@@ -86,7 +79,7 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
                p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
                p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
     out << "  \"plan_problems\": [";
-    for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << quoted(r.plan_problems[i]);
+    for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << json_string(r.plan_problems[i]);
     out << "],\n";
     const MemoryBreakdown& m = r.memory.breakdown;
     fmt::print(out,
@@ -104,7 +97,7 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
                number(m.total()), r.memory.stage, number(m.weights), number(m.gradients), number(m.optimizer),
                number(m.activations), number(m.buffers), number(r.memory_limit_bytes));
     fmt::print(out, "  \"feasible\": {}, \"infeasible_reasons\": [", r.feasible ? "true" : "false");
-    for (std::size_t i = 0; i < r.infeasible_reasons.size(); ++i) out << (i ? ", " : "") << quoted(r.infeasible_reasons[i]);
+    for (std::size_t i = 0; i < r.infeasible_reasons.size(); ++i) out << (i ? ", " : "") << json_string(r.infeasible_reasons[i]);
     out << "]\n}\n";
 }
 
@@ -120,13 +113,13 @@ void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const Pre
     std::string reason;
     for (const std::string& s : r.plan_problems) reason += (reason.empty() ? "" : "; ") + s;
     for (const std::string& s : r.infeasible_reasons) reason += (reason.empty() ? "" : "; ") + s;
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", labels.model,
-               labels.system, r.npus, p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.vpp,
+    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(labels.model),
+               csv_field(labels.system), r.npus, p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.vpp,
                pipeline_schedule_name(p.schedule), p.mbs, p.global_batch(), p.sequence(in.model), recompute_name(p.recompute),
                p.zero, precision_name(p.precision), us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns),
                us(r.exposed_comm_ns), us(r.bubble_ns), number(r.tokens_per_s), number(r.tokens_per_s_per_gpu),
                number(r.model_tflops_per_gpu), number(r.mfu), number(r.memory.breakdown.total()),
-               r.feasible ? "true" : "false", quoted(reason));
+               r.feasible ? "true" : "false", quoted_csv_field(reason));
 }
 
 }  // namespace dtcalc

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "core/text_formats.h"
 
 namespace dtcalc {
 

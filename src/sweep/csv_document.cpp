@@ -1,6 +1,7 @@
 #include "sweep/csv_document.h"
 
 #include "core/error.h"
+#include "core/text_formats.h"
 
 namespace dtcalc {
 
@@ -74,16 +75,6 @@ CsvDocument parse_csv_document(std::string_view text, const std::string& source)
     return table;
 }
 
-std::string csv_field(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 std::vector<std::string_view> split_predict_csv_line(std::string_view line) {
     std::vector<std::string_view> out;
     split_predict_csv_line(line, out);
@@ -96,12 +87,9 @@ void split_predict_csv_line(std::string_view line, std::vector<std::string_view>
     bool in_quotes = false;
     for (; at < line.size(); ++at) {
         const char c = line[at];
-        if (in_quotes) {
-            if (c == '\\') ++at;
-            else if (c == '"') in_quotes = false;
-        } else if (c == '"') {
-            in_quotes = true;
-        } else if (c == ',') {
+        if (c == '"') {
+            in_quotes = !in_quotes;  // a doubled quote inside quotes closes and reopens
+        } else if (c == ',' && !in_quotes) {
             out.push_back(line.substr(start, at - start));
             start = at + 1;
         }

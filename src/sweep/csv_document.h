@@ -25,12 +25,9 @@ struct CsvDocument {
 /// text after a closing quote, or a missing header.
 CsvDocument parse_csv_document(std::string_view text, const std::string& source);
 
-/// A field as CSV writes it: quoted (quotes doubled) when it holds a comma, a
-/// quote or a line break, as is otherwise.
-std::string csv_field(std::string_view text);
 
 /// Splits one line of `predict`'s CSV into its raw fields: a field in double
-/// quotes runs to the next unescaped quote (predict escapes with a backslash),
+/// quotes runs to its closing quote (a quote inside is doubled, as CSV does),
 /// and the quotes stay part of the field.
 std::vector<std::string_view> split_predict_csv_line(std::string_view line);
 void split_predict_csv_line(std::string_view line, std::vector<std::string_view>& fields);

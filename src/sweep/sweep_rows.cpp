@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/text_formats.h"
 #include "sweep/csv_document.h"
 
 namespace dtcalc {
@@ -45,23 +46,6 @@ std::optional<SweepFormat> parse_sweep_format(std::string_view text) {
     if (text == "csv") return SweepFormat::Csv;
     if (text == "jsonl" || text == "json" || text == "ndjson") return SweepFormat::JsonLines;
     return std::nullopt;
-}
-
-std::string json_string(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-                else out += c;
-        }
-    }
-    return out + "\"";
 }
 
 SweepRowWriter::SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped)

@@ -65,7 +65,4 @@ private:
     int feasible_column_ = -1, reason_column_ = -1;
 };
 
-/// A JSON string literal.
-std::string json_string(std::string_view text);
-
 }  // namespace dtcalc

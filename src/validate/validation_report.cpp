@@ -6,48 +6,14 @@
 #include <set>
 #include <string>
 
+#include "core/text_formats.h"
+
 namespace dtcalc {
 namespace {
 
 std::string percent(double fraction) { return fmt::format("{:.2f}%", 100.0 * fraction); }
 std::string signed_percent(double fraction) { return fmt::format("{:+.2f}%", 100.0 * fraction); }
 std::string number(double value) { return fmt::format("{:.12g}", value); }
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20)
-                    out += fmt::format("\\u{:04x}", static_cast<int>(c));
-                else
-                    out += c;
-        }
-    }
-    return out + "\"";
-}
-
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
 
 std::string gate_text(const GateCheck& g) {
     return fmt::format("{}<={}", error_metric_name(g.metric), percent(g.bound));
