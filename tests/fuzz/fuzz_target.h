@@ -8,6 +8,7 @@
 // the entry point LLVMFuzzerTestOneInput. Built with the test suite, the entry
 // point is renamed per target (DTCALC_FUZZ_ENTRY) and replay_main.cpp runs the
 // seed corpora and saved reproducers through all of them.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,8 @@
 #include <vector>
 
 #include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 
@@ -109,6 +112,24 @@ inline bool mentions_nonfinite_word(std::string_view text) {
     std::string lower(text);
     for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos;
+}
+
+/// `text` must be one valid JSON document (`json_lines`: one per line), with
+/// valid UTF-8 in its strings, as the tools that read dtcalc's JSON expect.
+inline void require_valid_json(std::string_view text, bool json_lines = false) {
+    auto parse = [](std::string_view document) {
+        if (!nlohmann::json::accept(document)) {
+            std::fprintf(stderr, "%.*s\n", static_cast<int>(std::min<std::size_t>(document.size(), 2000)), document.data());
+            finding("output that is not valid JSON", 0);
+        }
+    };
+    if (!json_lines) return parse(text);
+    for (std::size_t start = 0; start < text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        if (end > start) parse(text.substr(start, end - start));
+        start = end + 1;
+    }
 }
 
 /// Output text must not hold a non-finite number. Names and notes are echoed

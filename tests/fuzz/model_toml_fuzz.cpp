@@ -19,7 +19,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         options.pp = 2;
         options.gbs = 8;
         const ResolvedPrediction resolved = resolve_prediction(options, fuzz::preset_dirs(), {});
-        fuzz::require_finite_prediction(predict(resolved.inputs));
+        fuzz::require_sound_prediction(resolved, fuzz::as_text(data, size));
     } catch (const InputError& e) {
         fuzz::rejected(e);
     }

@@ -1,7 +1,11 @@
 #pragma once
 // The headline numbers of a prediction, checked the way a report would print them.
+#include <sstream>
+
 #include "fuzz_target.h"
 #include "predict/predict.h"
+#include "predict/predict_options.h"
+#include "report/predict_report.h"
 
 namespace dtcalc::fuzz {
 
@@ -16,6 +20,18 @@ inline void require_finite_prediction(const PredictResult& r) {
     require_finite(r.mfu, "MFU");
     require_finite(r.model_flops, "model FLOPs");
     require_finite(r.memory.breakdown.total(), "peak memory");
+}
+
+/// The prediction `resolved` asks for: finite numbers, and a JSON report that
+/// is valid JSON (model and system names come from the input).
+inline void require_sound_prediction(const ResolvedPrediction& resolved, std::string_view input) {
+    const PredictResult result = predict(resolved.inputs);
+    require_finite_prediction(result);
+    std::ostringstream json;
+    write_predict_json(json, resolved.inputs, result,
+                       {resolved.model_label, resolved.system_label, resolved.backend_label});
+    require_finite_text(json.str(), input);
+    require_valid_json(json.str());
 }
 
 }  // namespace dtcalc::fuzz

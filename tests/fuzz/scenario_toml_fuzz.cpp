@@ -12,7 +12,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         PredictOptions options;
         apply_scenario(scenario, options);
         const ResolvedPrediction resolved = resolve_prediction(options, fuzz::preset_dirs(), fuzz::model_dirs());
-        fuzz::require_finite_prediction(predict(resolved.inputs));
+        fuzz::require_sound_prediction(resolved, fuzz::as_text(data, size));
     } catch (const InputError& e) {
         fuzz::rejected(e);
     }

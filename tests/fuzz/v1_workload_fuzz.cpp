@@ -1,6 +1,6 @@
 // ASTRA-sim 1.0 text workloads (DATA, MODEL, HYBRID_*, DLRM), run for one
 // pass on the 16-NPU example system; the iteration report and Chrome trace
-// they give must hold only finite numbers.
+// they give must be valid JSON holding only finite numbers.
 #include <sstream>
 
 #include "config/system_source.h"
@@ -24,10 +24,13 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
         const Schedule schedule = evaluate(graph, eval);
         fuzz::require_finite(schedule.wall_ns, "iteration time");
-        std::ostringstream text;
-        write_iteration_json(text, make_iteration_report(graph, schedule, 1));
-        write_chrome_trace(text, graph, schedule);
-        fuzz::require_finite_text(text.str(), fuzz::as_text(data, size));
+        std::ostringstream report, trace;
+        write_iteration_json(report, make_iteration_report(graph, schedule, 1));
+        write_chrome_trace(trace, graph, schedule);
+        for (const std::string& text : {report.str(), trace.str()}) {
+            fuzz::require_finite_text(text, fuzz::as_text(data, size));
+            fuzz::require_valid_json(text);
+        }
     } catch (const InputError& e) {
         fuzz::rejected(e);
     }
