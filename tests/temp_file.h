@@ -8,8 +8,8 @@ namespace dtcalc::testing {
 
 inline std::string write_temp_file(const std::string& name, const std::string& content) {
     const auto dir = std::filesystem::temp_directory_path() / "dtcalc-tests";
-    std::filesystem::create_directories(dir);
     const auto path = dir / name;
+    std::filesystem::create_directories(path.parent_path());  // a name may hold folders
     std::ofstream out(path, std::ios::binary);
     out << content;
     return path.string();

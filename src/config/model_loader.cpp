@@ -1,15 +1,11 @@
 #include "config/model_loader.h"
 
-#include <algorithm>
-#include <filesystem>
-
 #include "config/config_readers.h"
 #include "config/config_value.h"
+#include "config/named_file.h"
 #include "core/error.h"
 
 namespace dtcalc {
-namespace fs = std::filesystem;
-
 namespace {
 
 void check_transformer(const ModelSpec& m, const ConfigValue& root) {
@@ -44,25 +40,7 @@ ListedLayer listed_layer(const ConfigValue& value) {
 }  // namespace
 
 ModelSpec load_model(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
-    std::string path = name_or_path;
-    const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");
-    if (!looks_like_path) {
-        path.clear();
-        for (const std::string& dir : search_dirs) {
-            const fs::path candidate = fs::path(dir) / (name_or_path + ".toml");
-            std::error_code ec;
-            if (fs::is_regular_file(candidate, ec)) {
-                path = candidate.string();
-                break;
-            }
-        }
-        if (path.empty()) {
-            std::string known;
-            for (const std::string& n : list_models(search_dirs)) known += (known.empty() ? "" : ", ") + n;
-            throw InputError({"--model", 0, 0, ""}, "no model named '" + name_or_path + "' (known: " +
-                                                        (known.empty() ? "none found" : known) + ")");
-        }
-    }
+    const std::string path = find_named_toml(name_or_path, search_dirs, "model", "--model");
     const ConfigValue root = read_toml_file(path);
     ConfigTableReader r(root);
     ModelSpec m;
@@ -96,16 +74,6 @@ ModelSpec load_model(const std::string& name_or_path, const std::vector<std::str
     return m;
 }
 
-std::vector<std::string> list_models(const std::vector<std::string>& search_dirs) {
-    std::vector<std::string> names;
-    for (const std::string& dir : search_dirs) {
-        std::error_code ec;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-            if (it->path().extension() == ".toml") names.push_back(it->path().stem().string());
-    }
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    return names;
-}
+std::vector<std::string> list_models(const std::vector<std::string>& search_dirs) { return toml_names_in(search_dirs); }
 
 }  // namespace dtcalc

@@ -1,33 +1,16 @@
 #include "config/preset.h"
 
-#include <algorithm>
-#include <filesystem>
 #include <memory>
 
 #include "config/config_readers.h"
+#include "config/named_file.h"
 #include "config/network_config.h"
 #include "config/nccl_params_reader.h"
 #include "config/system_config_reader.h"
 #include "core/units.h"
 
 namespace dtcalc {
-namespace fs = std::filesystem;
-
 namespace {
-
-std::string find_preset_file(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
-    const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");
-    if (looks_like_path) return name_or_path;
-    for (const std::string& dir : search_dirs) {
-        const fs::path candidate = fs::path(dir) / (name_or_path + ".toml");
-        std::error_code ec;
-        if (fs::is_regular_file(candidate, ec)) return candidate.string();
-    }
-    std::string known;
-    for (const std::string& name : list_presets(search_dirs)) known += (known.empty() ? "" : ", ") + name;
-    throw InputError({"--preset", 0, 0, ""}, "no preset named '" + name_or_path + "' (known: " +
-                                                 (known.empty() ? "none found" : known) + ")");
-}
 
 double fraction(const ConfigValue& v) {
     const double f = as_positive_number(v);
@@ -100,7 +83,7 @@ TrainingDevice Preset::training_device() const {
 
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     Preset preset;
-    preset.path = find_preset_file(name_or_path, search_dirs);
+    preset.path = find_named_toml(name_or_path, search_dirs, "preset", "--preset");
     const ConfigValue root = read_toml_file(preset.path);
     ConfigTableReader reader(root);
     preset.name = reader.string("name");
@@ -123,16 +106,6 @@ Preset load_preset(const std::string& name_or_path, const std::vector<std::strin
     return preset;
 }
 
-std::vector<std::string> list_presets(const std::vector<std::string>& search_dirs) {
-    std::vector<std::string> names;
-    for (const std::string& dir : search_dirs) {
-        std::error_code ec;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-            if (it->path().extension() == ".toml") names.push_back(it->path().stem().string());
-    }
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    return names;
-}
+std::vector<std::string> list_presets(const std::vector<std::string>& search_dirs) { return toml_names_in(search_dirs); }
 
 }  // namespace dtcalc

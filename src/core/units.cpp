@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 namespace dtcalc {
 namespace {
 
@@ -134,6 +136,18 @@ double nanoseconds_to(TimeUnit unit, double ns) {
         case TimeUnit::Seconds: return ns * 1e-9;
     }
     return ns;
+}
+
+std::string format_time(TimeUnit unit, double ns) {
+    const double v = nanoseconds_to(unit, ns);
+    switch (unit) {
+        case TimeUnit::Cycles:
+        case TimeUnit::Nanoseconds: return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v);
+        case TimeUnit::Microseconds: return fmt::format("{:.3f}", v);
+        case TimeUnit::Milliseconds: return fmt::format("{:.6f}", v);
+        case TimeUnit::Seconds: return fmt::format("{:.9f}", v);
+    }
+    return fmt::format("{}", v);
 }
 
 }  // namespace dtcalc

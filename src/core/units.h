@@ -77,5 +77,8 @@ enum class TimeUnit { Nanoseconds, Microseconds, Milliseconds, Seconds, Cycles }
 std::optional<TimeUnit> parse_time_unit(std::string_view text);
 std::string_view time_unit_name(TimeUnit unit);  ///< "ns", "us", "ms", "s", "cycles"
 double nanoseconds_to(TimeUnit unit, double ns);
+/// A time for a person, in `unit`: whole cycles and ns (one decimal when the
+/// value has a fraction), three decimals of a us, six of a ms, nine of a s.
+std::string format_time(TimeUnit unit, double ns);
 
 }  // namespace dtcalc

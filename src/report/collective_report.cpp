@@ -24,19 +24,6 @@ std::string number(double value) {
     return fmt::format("{:.12g}", value);
 }
 
-// A time for a person: whole cycles and ns, three decimals of a us, and so on.
-std::string human_time(TimeUnit unit, double ns) {
-    const double v = nanoseconds_to(unit, ns);
-    switch (unit) {
-        case TimeUnit::Cycles:
-        case TimeUnit::Nanoseconds: return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v);
-        case TimeUnit::Microseconds: return fmt::format("{:.3f}", v);
-        case TimeUnit::Milliseconds: return fmt::format("{:.6f}", v);
-        case TimeUnit::Seconds: return fmt::format("{:.9f}", v);
-    }
-    return number(v);
-}
-
 bool has_algorithm(const std::vector<CollectiveRow>& rows) {
     for (const CollectiveRow& row : rows)
         if (!row.result.algorithm.empty()) return true;
@@ -63,7 +50,7 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
                "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)", nccl ? "  algorithm" : "");
     for (const CollectiveRow& row : rows) {
         fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}{}\n", row.size_bytes,
-                   format_byte_size(row.size_bytes), row.result.chunks, human_time(unit, row.result.time_ns),
+                   format_byte_size(row.size_bytes), row.result.chunks, format_time(unit, row.result.time_ns),
                    row.algbw_gbps(), row.busbw_gbps(), nccl ? "  " + std::string(row.result.algorithm) : "");
     }
     if (!with_phases) return;
@@ -78,9 +65,9 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
                        p.dimension, collective_kind_name(p.kind),
                        row.result.algorithm.empty() ? algorithm_label(p) : std::string(row.result.algorithm), p.npus,
                        p.steps,
-                       p.bytes_per_step, human_time(unit, p.latency_ns), human_time(unit, p.bandwidth_ns),
-                       human_time(unit, p.endpoint_ns), human_time(unit, p.reduction_ns), human_time(unit, p.time_ns),
-                       human_time(unit, p.wait_ns));
+                       p.bytes_per_step, format_time(unit, p.latency_ns), format_time(unit, p.bandwidth_ns),
+                       format_time(unit, p.endpoint_ns), format_time(unit, p.reduction_ns), format_time(unit, p.time_ns),
+                       format_time(unit, p.wait_ns));
         }
     }
 }

@@ -14,18 +14,6 @@ namespace {
 
 std::string number(double value) { return fmt::format("{:.12g}", value); }
 
-std::string human(TimeUnit unit, double ns) {
-    const double v = nanoseconds_to(unit, ns);
-    switch (unit) {
-        case TimeUnit::Cycles:
-        case TimeUnit::Nanoseconds: return fmt::format("{:.0f}", v);
-        case TimeUnit::Microseconds: return fmt::format("{:.3f}", v);
-        case TimeUnit::Milliseconds: return fmt::format("{:.6f}", v);
-        case TimeUnit::Seconds: return fmt::format("{:.9f}", v);
-    }
-    return number(v);
-}
-
 bool is_comm(OpKind k) { return k == OpKind::Collective || k == OpKind::Send || k == OpKind::Recv; }
 
 }  // namespace
@@ -93,7 +81,7 @@ void write_iteration_table(std::ostream& out, const IterationReport& r, TimeUnit
     fmt::print(out, "{} on {}, backend {}, {} NPUs, {} pass{}\n", r.workload, r.system_label, r.backend, r.npus,
                r.passes, r.passes == 1 ? "" : "es");
     auto line = [&](const char* label, double ns, const std::string& note = "") {
-        fmt::print(out, "  {:<24} {:>16} {}{}\n", label, human(unit, ns), u, note.empty() ? "" : "   " + note);
+        fmt::print(out, "  {:<24} {:>16} {}{}\n", label, format_time(unit, ns), u, note.empty() ? "" : "   " + note);
     };
     line("iteration time", r.iteration_ns);
     if (r.passes != 1) line("wall time (all passes)", r.wall_ns);
@@ -113,9 +101,9 @@ void write_iteration_table(std::ostream& out, const IterationReport& r, TimeUnit
                "fwd comm", "ig comm", "wg comm", "exposed");
     for (const LayerRow& l : r.layers) {
         fmt::print(out, "  {:<20} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", leading_characters(l.name, 20),
-                   human(unit, l.fwd_compute_ns), human(unit, l.ig_compute_ns), human(unit, l.wg_compute_ns),
-                   human(unit, l.fwd_comm_ns), human(unit, l.ig_comm_ns), human(unit, l.wg_comm_ns),
-                   human(unit, l.fwd_exposed_ns + l.ig_exposed_ns + l.wg_exposed_ns));
+                   format_time(unit, l.fwd_compute_ns), format_time(unit, l.ig_compute_ns), format_time(unit, l.wg_compute_ns),
+                   format_time(unit, l.fwd_comm_ns), format_time(unit, l.ig_comm_ns), format_time(unit, l.wg_comm_ns),
+                   format_time(unit, l.fwd_exposed_ns + l.ig_exposed_ns + l.wg_exposed_ns));
     }
 }
 

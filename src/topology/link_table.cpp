@@ -16,18 +16,6 @@ std::string algorithm_label(const AlgorithmChoice& choice) {
     return "one" + name;
 }
 
-std::string time_text(TimeUnit unit, double ns) {
-    const double v = nanoseconds_to(unit, ns);
-    switch (unit) {
-        case TimeUnit::Cycles:
-        case TimeUnit::Nanoseconds: return fmt::format("{:.0f}", v);
-        case TimeUnit::Microseconds: return fmt::format("{:.3f}", v);
-        case TimeUnit::Milliseconds: return fmt::format("{:.6f}", v);
-        case TimeUnit::Seconds: return fmt::format("{:.9f}", v);
-    }
-    return fmt::format("{}", v);
-}
-
 }  // namespace
 
 void write_link_table(std::ostream& out, const std::vector<PhaseLinks>& phases, TimeUnit unit,
@@ -48,12 +36,12 @@ void write_link_table(std::ostream& out, const std::vector<PhaseLinks>& phases, 
                    p.dimension, p.where, p.steps, p.steps == 1 ? "" : "s", p.message_bytes, p.messages);
         fmt::print(out, "  busiest link {} message{}, longest route {} hop{}, step {}\n", p.summary.max_messages(),
                    p.summary.max_messages() == 1 ? "" : "s", p.summary.longest_route_total_hops(),
-                   p.summary.longest_route_total_hops() == 1 ? "" : "s", time_text(unit, p.step_ns));
+                   p.summary.longest_route_total_hops() == 1 ? "" : "s", format_time(unit, p.step_ns));
         fmt::print(out, "  {:>10} {:>10} {:>4} {:>5} {:>9} {:>12}\n", "from", "to", "dim", "axis", "messages",
                    "busy (" + u + ")");
         for (const ReportedLink& l : p.busiest)
             fmt::print(out, "  {:>10} {:>10} {:>4} {:>5} {:>9} {:>12}\n", l.from, l.to, l.dimension,
-                       std::string(1, l.axis) + (l.direction > 0 ? "+" : "-"), l.messages, time_text(unit, l.busy_ns));
+                       std::string(1, l.axis) + (l.direction > 0 ? "+" : "-"), l.messages, format_time(unit, l.busy_ns));
     }
 }
 
