@@ -1,5 +1,7 @@
 #include "config/config_value.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,10 +24,9 @@ std::string describe(const ConfigValue& value) {
         case ConfigValue::Type::String: return "\"" + value.text + "\"";
         case ConfigValue::Type::Integer:
         case ConfigValue::Type::Float: {
-            std::string s = std::to_string(value.number);
             if (value.number == std::floor(value.number) && std::fabs(value.number) < 1e15)
-                s = std::to_string(static_cast<long long>(value.number));
-            return s;
+                return std::to_string(static_cast<long long>(value.number));
+            return fmt::format("{}", value.number);  // the shortest text that reads back as the same number
         }
         case ConfigValue::Type::Bool: return value.boolean ? "true" : "false";
         case ConfigValue::Type::List: return "a list";

@@ -1,5 +1,7 @@
 #include "config/nccl_params_reader.h"
 
+#include <fmt/format.h>
+
 #include <string>
 
 namespace dtcalc {
@@ -7,13 +9,13 @@ namespace {
 
 double fraction(const ConfigValue& v) {
     const double f = as_positive_number(v);
-    if (f > 1) fail_at(v, "expected a fraction in (0, 1], got " + std::to_string(f));
+    if (f > 1) fail_at(v, "expected a fraction in (0, 1], got " + fmt::format("{}", f));
     return f;
 }
 
 double fraction_or_zero(const ConfigValue& v) {
     const double f = as_non_negative_number(v);
-    if (f > 1) fail_at(v, "expected a fraction in [0, 1], got " + std::to_string(f));
+    if (f > 1) fail_at(v, "expected a fraction in [0, 1], got " + fmt::format("{}", f));
     return f;
 }
 

@@ -1,5 +1,7 @@
 #include "config/preset.h"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "config/config_readers.h"
@@ -14,7 +16,7 @@ namespace {
 
 double fraction(const ConfigValue& v) {
     const double f = as_positive_number(v);
-    if (f > 1) fail_at(v, "an efficiency is a fraction of peak in (0, 1], got " + std::to_string(f));
+    if (f > 1) fail_at(v, "an efficiency is a fraction of peak in (0, 1], got " + fmt::format("{}", f));
     return f;
 }
 

@@ -1,5 +1,7 @@
 #include "validate/validation_plan.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "config/config_readers.h"
@@ -85,7 +87,7 @@ ValidationPlan load_validation_plan(const std::string& path) {
         gate.metric = *parsed;
         const ConfigValue& bound = r.required("bound");
         gate.bound = as_positive_number(bound);
-        if (gate.bound > 10) fail_at(bound, "a bound is a fraction (0.05 = 5 %), got " + std::to_string(gate.bound));
+        if (gate.bound > 10) fail_at(bound, "a bound is a fraction (0.05 = 5 %), got " + fmt::format("{}", gate.bound));
         gate.why = r.optional_string("why").value_or("");
         r.finish();
         plan.gates.push_back(std::move(gate));
