@@ -168,6 +168,15 @@ TEST_CASE("error message: network YAML documents that are no mapping of values")
             // The key's line: the null's own mark is that of the next token, here past the end.
             {"key without a value", std::string(kNetwork) + "extra:\n", ":5:1: extra: expected a value"},
             {"null in a list", replaced(kNetwork, "[ 10 ]", "[ 10, ~ ]"), ":4:16: latency[1]: expected a value"},
+            // A bare "-" is a null too: the dash's line and column, not the next key's.
+            {"bare dash in a block list", replaced(kNetwork, "latency: [ 10 ]\n", "latency:\n  - 10\n  -\nextra: 1\n"),
+             ":6:3: latency[1]: expected a value"},
+            {"bare dash then a blank line", replaced(kNetwork, "latency: [ 10 ]\n", "latency:\n  -\n\n  - 10\n"),
+             ":5:3: latency[0]: expected a value"},
+            {"bare dash before a key that starts with null", replaced(kNetwork, "latency: [ 10 ]\n", "latency:\n  -\nnullable: 1\n"),
+             ":5:3: latency[0]: expected a value"},
+            {"explicit null in a block list", replaced(kNetwork, "latency: [ 10 ]\n", "latency:\n  - 10\n  - ~\n"),
+             ":6:5: latency[1]: expected a value"},
         },
         ".yml", [](const std::string& path) { load_astra_network_yaml(path); });
     // The parser's own words follow "invalid YAML: "; dtcalc adds file, line and column.
