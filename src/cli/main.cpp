@@ -1,10 +1,8 @@
-// dtcalc: parses the command line, runs one subcommand, turns bad input into
-// a one-line message and exit code 2 (70 for a defect: an unexpected exception).
+// dtcalc: parses the command line and runs one subcommand; how it ends (exit
+// codes, the one-line message of an error) is cli/exit_codes.h.
 #include <CLI/CLI.hpp>
 
-#include <exception>
 #include <iostream>
-#include <new>
 #include <string>
 
 #include "cli/cli_common.h"
@@ -17,9 +15,8 @@
 #include "cli/list_command.h"
 #include "cli/astra_command.h"
 #include "cli/export_chakra_command.h"
-#include "cli/command_line_errors.h"
+#include "cli/exit_codes.h"
 #include "cli/validate_command.h"
-#include "core/error.h"
 
 int main(int argc, char** argv) {
     const std::vector<std::string> preset_dirs = dtcalc::cli::preset_search_dirs(argc > 0 ? argv[0] : "dtcalc");
@@ -37,45 +34,5 @@ int main(int argc, char** argv) {
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
     dtcalc::cli::setup_astra_command(app, preset_dirs);
     dtcalc::cli::setup_validate_command(app, preset_dirs, model_dirs);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ExtrasError&) {
-        std::cerr << "dtcalc: error: " << dtcalc::cli::unknown_arguments_message(app) << "\n";
-        return 2;
-    } catch (const CLI::ConversionError& e) {
-        std::cerr << "dtcalc: error: " << dtcalc::cli::conversion_error_message(app, e.what()) << "\n";
-        return 2;
-    } catch (const CLI::RequiredError& e) {
-        if (!app.get_subcommands().empty()) {
-            std::cerr << "dtcalc: error: " << e.what() << "\n";
-            return 2;
-        }
-        std::string names;
-        for (const CLI::App* command : app.get_subcommands({}))
-            names += (names.empty() ? "" : ", ") + command->get_name();
-        std::cerr << "dtcalc: error: expected a command: " << names << " (`dtcalc --help` says what each does)\n";
-        return 2;
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "dtcalc: error: " << e.what() << "\n";
-        return 2;
-    } catch (const dtcalc::InputError& e) {
-        std::cerr << "dtcalc: error: " << e.what() << "\n";
-        return 2;
-    } catch (const dtcalc::cli::ExitStatus& e) {
-        return e.code;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "dtcalc: error: out of memory (the input asks for more than this machine has)\n";
-        return 2;
-    } catch (const std::exception& e) {
-        // Bad input ends as an InputError above; reaching here is a defect.
-        std::cerr << "dtcalc: internal error: " << e.what() << " (please report it with the command and its inputs)\n";
-        return 70;
-    }
-    return 0;
+    return dtcalc::cli::run_command_line(app, [&] { app.parse(argc, argv); }, std::cout, std::cerr);
 }

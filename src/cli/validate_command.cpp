@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/cli_common.h"
+#include "cli/exit_codes.h"
 #include "core/error.h"
 #include "validate/svg_plot.h"
 #include "validate/validation_plan.h"

@@ -9,12 +9,6 @@
 
 namespace dtcalc::cli {
 
-/// Thrown by a command that has printed its result and must end with a
-/// non-zero status that is not an input error (main returns `code`).
-struct ExitStatus {
-    int code = 1;
-};
-
 void setup_validate_command(CLI::App& app, const std::vector<std::string>& preset_dirs,
                             const std::vector<std::string>& model_dirs);
 
