@@ -16,6 +16,7 @@ constexpr std::uint64_t kBlocksAheadPerWorker = 8;
 struct Block {
     std::string out;
     std::vector<RankedPoint> records;
+    std::exception_ptr error;  ///< what an item of this block threw (its rows are not written)
     bool ready = false;
 };
 
@@ -64,6 +65,7 @@ OrderedRun run_in_order(std::uint64_t begin, std::uint64_t end, int threads, con
     std::mutex mutex;
     std::condition_variable block_done, slot_free;
     std::uint64_t next_block = 0, next_to_write = 0;
+    std::uint64_t limit = blocks;  // no block from here on is started: an earlier one failed
     bool stop = false;
     std::exception_ptr failure;
 
@@ -72,20 +74,21 @@ OrderedRun run_in_order(std::uint64_t begin, std::uint64_t end, int threads, con
             std::uint64_t b;
             {
                 std::unique_lock lock(mutex);
-                slot_free.wait(lock, [&] { return stop || next_block >= blocks || next_block < next_to_write + window; });
-                if (stop || next_block >= blocks) return;
+                slot_free.wait(lock, [&] { return stop || next_block >= limit || next_block < next_to_write + window; });
+                if (stop || next_block >= limit) return;
                 b = next_block++;
             }
             Block local;
             try {
                 fill(b, worker, local);
             } catch (...) {
+                // The blocks before this one still run: the writer reports the
+                // first failure in item order, as one thread would.
+                local = Block{};
+                local.error = std::current_exception();
                 std::lock_guard lock(mutex);
-                if (!failure) failure = std::current_exception();
-                stop = true;
-                block_done.notify_all();
+                limit = std::min(limit, b + 1);
                 slot_free.notify_all();
-                return;
             }
             std::lock_guard lock(mutex);
             Block& slot = ring[static_cast<std::size_t>(b % window)];
@@ -104,10 +107,15 @@ OrderedRun run_in_order(std::uint64_t begin, std::uint64_t end, int threads, con
             {
                 std::unique_lock lock(mutex);
                 Block& slot = ring[static_cast<std::size_t>(next_to_write % window)];
-                block_done.wait(lock, [&] { return stop || slot.ready; });
-                if (stop && !slot.ready) break;
+                block_done.wait(lock, [&] { return slot.ready; });  // every block up to a failed one completes
                 block = std::move(slot);
                 slot = Block{};
+            }
+            if (block.error) {
+                std::lock_guard lock(mutex);
+                failure = block.error;
+                stop = true;
+                break;
             }
             const std::uint64_t written = std::min(end, begin + (next_to_write + 1) * kBlock) - begin;
             flush(block, written);
@@ -121,10 +129,10 @@ OrderedRun run_in_order(std::uint64_t begin, std::uint64_t end, int threads, con
         {
             std::lock_guard lock(mutex);
             stop = true;
-            if (!failure) failure = std::current_exception();
+            failure = std::current_exception();
         }
-        slot_free.notify_all();
     }
+    slot_free.notify_all();
     for (std::thread& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
     return run;

@@ -7,8 +7,9 @@
 // counter; a block's rows go into its own buffer. The calling thread writes
 // the buffers in block order as they complete, at most 8 blocks per worker
 // ahead of the writer (so memory stays bounded on a huge sweep), and reports
-// progress. The first exception a worker throws stops the others and is
-// rethrown to the caller.
+// progress. When items throw, the first of them in item order wins, whatever
+// the thread count: the blocks before its block are written, no later block is
+// started, and its exception is rethrown to the caller.
 #include <cstdint>
 #include <functional>
 #include <string>
