@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "schedule/issue_order.h"
 #include "schedule/op_pricing.h"
+#include "schedule/role_couplings.h"
 
 namespace dtcalc {
 
@@ -24,68 +25,13 @@ EvaluationSystem roofline_evaluation(const Network& network, const SystemConfig&
     eval.device.mem_bw_gbps = system.local_mem_bw_gbps;
     return eval;
 }
+
 namespace {
 
-
-// Dependencies the graph implies beyond its edges: a receive waits for its
-// matching send; the ops of one collective seen from several roles wait for
-// each other's predecessors. Kept in flat arrays (no allocation per op).
-struct ImpliedEdges {
-    std::vector<int> matching_send;             // recv op -> its send op, else -1
-    std::vector<int> sync_of;                   // op -> index into sync_members, or -1
-    std::vector<std::vector<int>> sync_members;
-};
-
-ImpliedEdges imply_edges(const WorkloadGraph& graph) {
-    const int n = static_cast<int>(graph.ops.size());
-    ImpliedEdges e;
-    e.matching_send.assign(static_cast<std::size_t>(n), -1);
-    e.sync_of.assign(static_cast<std::size_t>(n), -1);
-
-    // Sends and receives pair up in order per (from role, to role, tag): sort
-    // both lists by that key (stable, so the k-th send meets the k-th receive).
-    struct Endpoint {
-        int from, to, tag, op;
-        bool operator<(const Endpoint& o) const { return std::tie(from, to, tag, op) < std::tie(o.from, o.to, o.tag, o.op); }
-        bool same_key(const Endpoint& o) const { return from == o.from && to == o.to && tag == o.tag; }
-    };
-    std::vector<Endpoint> sends, recvs;
-    std::vector<std::pair<int, int>> syncs;  // (sync id, op)
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        if (op.kind == OpKind::Send) sends.push_back({op.role, op.peer_role, op.tag, i});
-        if (op.kind == OpKind::Recv) recvs.push_back({op.peer_role, op.role, op.tag, i});
-        if (op.kind == OpKind::Collective && op.sync >= 0) syncs.emplace_back(op.sync, i);
-    }
-    std::sort(sends.begin(), sends.end());
-    std::sort(recvs.begin(), recvs.end());
-    std::size_t si = 0;
-    for (std::size_t ri = 0; ri < recvs.size(); ++ri) {
-        const Endpoint& r = recvs[ri];
-        while (si < sends.size() && sends[si] < Endpoint{r.from, r.to, r.tag, -1}) {
-            fail_on_op(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
-                                          std::to_string(sends[si].tag) + " has no matching receive");
-        }
-        if (si == sends.size() || !sends[si].same_key(r))
-            fail_on_op(graph, r.op, "receive from role " + std::to_string(r.from) + " with tag " + std::to_string(r.tag) +
-                                  " has no matching send");
-        e.matching_send[static_cast<std::size_t>(r.op)] = sends[si].op;
-        ++si;
-    }
-    if (si < sends.size())
-        fail_on_op(graph, sends[si].op, "send to role " + std::to_string(sends[si].to) + " with tag " +
-                                      std::to_string(sends[si].tag) + " has no matching receive");
-    std::sort(syncs.begin(), syncs.end());
-    for (std::size_t i = 0; i < syncs.size(); ++i) {
-        if (i == 0 || syncs[i].first != syncs[i - 1].first) e.sync_members.emplace_back();
-        e.sync_members.back().push_back(syncs[i].second);
-        e.sync_of[static_cast<std::size_t>(syncs[i].second)] = static_cast<int>(e.sync_members.size()) - 1;
-    }
-    return e;
-}
-
+// An op's predecessors: its edges, its matching send, and the predecessors of
+// the other ops of its collective (they start together).
 template <class F>
-void for_each_predecessor(const WorkloadGraph& graph, const ImpliedEdges& implied, int op, F&& f) {
+void for_each_predecessor(const WorkloadGraph& graph, const RoleCouplings& implied, int op, F&& f) {
     for (std::uint32_t p : graph.predecessors(op)) f(static_cast<int>(p));
     const int send = implied.matching_send[static_cast<std::size_t>(op)];
     if (send >= 0) f(send);
@@ -99,7 +45,7 @@ void for_each_predecessor(const WorkloadGraph& graph, const ImpliedEdges& implie
 // Topological order that keeps the graph's own order wherever it can (Kahn's
 // algorithm, always taking the lowest-numbered ready op). When every edge
 // already points backwards, that order is 0..n-1 and costs one scan.
-std::vector<int> topological_order(const WorkloadGraph& graph, const ImpliedEdges& implied) {
+std::vector<int> topological_order(const WorkloadGraph& graph, const RoleCouplings& implied) {
     const int n = static_cast<int>(graph.ops.size());
     bool in_order = true;
     for (int i = 0; i < n && in_order; ++i)
@@ -157,7 +103,7 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
     if (sys.issue == IssuePolicy::ReadyLowestIndex) return evaluate_in_issue_order(graph, sys);
     check_op_references(graph, true);
     const int n = static_cast<int>(graph.ops.size());
-    const ImpliedEdges implied = imply_edges(graph);
+    const RoleCouplings implied = couple_roles(graph);
     const std::vector<int> order = topological_order(graph, implied);
     const OpPrices durations = price_ops(graph, sys);
 

@@ -10,6 +10,7 @@
 #include "collective/collective_cost.h"
 #include "core/error.h"
 #include "schedule/op_pricing.h"
+#include "schedule/role_couplings.h"
 
 namespace dtcalc {
 namespace {
@@ -29,56 +30,6 @@ int stream_of(const Op& op) {
     return kNoStream;
 }
 
-// The couplings between roles: each receive's send (the k-th send from role a
-// to role b with a tag meets the k-th such receive), and the members of each sync id.
-struct Couplings {
-    std::vector<int> matching_send;  // recv -> send, else -1
-    std::vector<int> sync_of;        // op -> index into members, else -1
-    std::vector<std::vector<int>> members;
-};
-
-Couplings couple(const WorkloadGraph& graph) {
-    const int n = static_cast<int>(graph.ops.size());
-    Couplings c;
-    c.matching_send.assign(static_cast<std::size_t>(n), -1);
-    c.sync_of.assign(static_cast<std::size_t>(n), -1);
-    using Key = std::tuple<int, int, int, int>;  // from, to, tag, op
-    std::vector<Key> sends, recvs;
-    std::vector<std::pair<int, int>> syncs;
-    for (int i = 0; i < n; ++i) {
-        const Op& op = graph.ops[static_cast<std::size_t>(i)];
-        if (op.kind == OpKind::Send) sends.emplace_back(op.role, op.peer_role, op.tag, i);
-        if (op.kind == OpKind::Recv) recvs.emplace_back(op.peer_role, op.role, op.tag, i);
-        if (op.kind == OpKind::Collective && op.sync >= 0) syncs.emplace_back(op.sync, i);
-    }
-    std::sort(sends.begin(), sends.end());
-    std::sort(recvs.begin(), recvs.end());
-    auto same = [](const Key& a, const Key& b) {
-        return std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b) && std::get<2>(a) == std::get<2>(b);
-    };
-    std::size_t s = 0;
-    for (const Key& r : recvs) {
-        while (s < sends.size() && sends[s] < Key{std::get<0>(r), std::get<1>(r), std::get<2>(r), -1})
-            fail_on_op(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
-                                                   std::to_string(std::get<2>(sends[s])) + " has no matching receive");
-        if (s == sends.size() || !same(sends[s], r))
-            fail_on_op(graph, std::get<3>(r), "receive from role " + std::to_string(std::get<0>(r)) + " with tag " +
-                                            std::to_string(std::get<2>(r)) + " has no matching send");
-        c.matching_send[static_cast<std::size_t>(std::get<3>(r))] = std::get<3>(sends[s]);
-        ++s;
-    }
-    if (s < sends.size())
-        fail_on_op(graph, std::get<3>(sends[s]), "send to role " + std::to_string(std::get<1>(sends[s])) + " with tag " +
-                                               std::to_string(std::get<2>(sends[s])) + " has no matching receive");
-    std::sort(syncs.begin(), syncs.end());
-    for (std::size_t i = 0; i < syncs.size(); ++i) {
-        if (i == 0 || syncs[i].first != syncs[i - 1].first) c.members.emplace_back();
-        c.members.back().push_back(syncs[i].second);
-        c.sync_of[static_cast<std::size_t>(syncs[i].second)] = static_cast<int>(c.members.size()) - 1;
-    }
-    return c;
-}
-
 struct Event {
     double time;
     std::uint64_t seq;
@@ -89,7 +40,7 @@ struct Event {
 // The discrete-event list scheduler itself.
 class IssueScheduler {
 public:
-    IssueScheduler(const WorkloadGraph& graph, const OpPrices& pricing, const Couplings& couplings, Schedule& out)
+    IssueScheduler(const WorkloadGraph& graph, const OpPrices& pricing, const RoleCouplings& couplings, Schedule& out)
         : graph_(graph), ns_(pricing.ns), couplings_(couplings), out_(out) {
         const std::size_t n = graph.ops.size();
         const std::size_t roles = static_cast<std::size_t>(graph.roles);
@@ -112,8 +63,8 @@ public:
         ready_time_.assign(n, 0.0);
         ready_by_.assign(n, -1);
         waiting_recv_.assign(n, -1);
-        sync_issued_.assign(couplings.members.size(), 0);
-        sync_latest_.assign(couplings.members.size(), -1);
+        sync_issued_.assign(couplings.sync_members.size(), 0);
+        sync_latest_.assign(couplings.sync_members.size(), -1);
     }
 
     void run() {
@@ -212,7 +163,7 @@ private:
                 const int sync = couplings_.sync_of[i];
                 if (sync < 0) break;
                 const std::size_t k = static_cast<std::size_t>(sync);
-                const std::vector<int>& members = couplings_.members[k];
+                const std::vector<int>& members = couplings_.sync_members[k];
                 const int latest = sync_latest_[k];
                 if (latest < 0 || t >= out_.ops[static_cast<std::size_t>(latest)].start_ns) sync_latest_[k] = op;
                 if (++sync_issued_[k] < static_cast<int>(members.size())) return;
@@ -273,7 +224,7 @@ private:
             fail_on_op(graph_, op, "never ends: the matching send, " +
                                  graph_.op_label(couplings_.matching_send[i]) + ", never starts (deadlock)");
         if (o.kind == OpKind::Collective && couplings_.sync_of[i] >= 0) {
-            for (int m : couplings_.members[static_cast<std::size_t>(couplings_.sync_of[i])])
+            for (int m : couplings_.sync_members[static_cast<std::size_t>(couplings_.sync_of[i])])
                 if (state_[static_cast<std::size_t>(m)] < State::Issued)
                     fail_on_op(graph_, op, "never ends: role " + std::to_string(graph_.ops[static_cast<std::size_t>(m)].role) +
                                          " never reaches its part of the collective, " + graph_.op_label(m) +
@@ -284,7 +235,7 @@ private:
 
     const WorkloadGraph& graph_;
     const std::vector<double>& ns_;
-    const Couplings& couplings_;
+    const RoleCouplings& couplings_;
     Schedule& out_;
     std::vector<int> pending_;
     std::vector<std::uint32_t> first_succ_;
@@ -308,7 +259,7 @@ private:
 Schedule evaluate_in_issue_order(const WorkloadGraph& graph, const EvaluationSystem& sys) {
     check_op_references(graph, false);
     const OpPrices pricing = price_ops(graph, sys);
-    const Couplings couplings = couple(graph);
+    const RoleCouplings couplings = couple_roles(graph);
     Schedule out;
     out.ops.assign(graph.ops.size(), {});
     out.exposed_ns.assign(graph.ops.size(), 0.0);
