@@ -132,7 +132,14 @@ TEST_CASE("error message: sweep spaces too large to walk") {
           "spec.toml:3:6: pp: the sweep has more than 2^40 points; split it");
     // With the npus constraint every combination is visited: 10^6 x 2000 > 10^9.
     CHECK(error_of([] { DesignSpace(spec_of("dp = \"1..1000000+1\"\ntp = \"1..2000+1\"\n[constraints]\nnpus = 64\n")); }) ==
-          "constraints.npus: filtering more than 10^9 combinations by npus; narrow the ranges of dp, tp, pp and cp");
+          "spec.toml:4:8: constraints.npus: filtering more than 10^9 combinations by npus; narrow the ranges of dp, tp, pp "
+          "and cp");
+    // The same constraint given on the command line is named as its flag.
+    SweepSpec spec = spec_of("dp = \"1..1000000+1\"\ntp = \"1..2000+1\"\n");
+    spec.npus = 64;
+    spec.npus_where = {"--npus", 0, 0, ""};
+    CHECK(error_of([&] { DesignSpace{spec}; }) ==
+          "--npus: filtering more than 10^9 combinations by npus; narrow the ranges of dp, tp, pp and cp");
 }
 
 TEST_CASE("error message: dtcalc sweep flags checked by the sweep") {

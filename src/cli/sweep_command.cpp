@@ -63,7 +63,10 @@ SweepSpec read_spec(const SweepCommand& c) {
         }
         spec.set(p, std::move(values), where);
     }
-    if (c.npus) spec.npus = *c.npus;
+    if (c.npus) {
+        spec.npus = *c.npus;
+        spec.npus_where = {"--npus", 0, 0, ""};
+    }
     for (const std::string& r : c.rules) spec.rules.push_back(ConstraintRule::parse(r, {"--rule", 0, 0, ""}));
     if (!c.objective.empty()) {
         const auto o = parse_sweep_objective(c.objective);

@@ -57,7 +57,7 @@ DesignSpace::DesignSpace(const SweepSpec& spec) {
         c.filtered = spec.npus && dp_given;
         if (c.filtered) {
             if (c.combinations > kMaxFilteredCombinations)
-                throw InputError({"constraints.npus", 0, 0, ""},
+                throw InputError(spec.npus_where,
                                  "filtering more than 10^9 combinations by npus; narrow the ranges of dp, tp, pp and cp");
             for (std::uint64_t k = 0; k < c.combinations; ++k)
                 if (product_matches(c, k, *spec.npus)) c.kept.push_back(k);

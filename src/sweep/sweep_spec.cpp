@@ -44,7 +44,10 @@ void add_axis(std::vector<SweepAxis>& axes, SweepAxis axis) {
 void read_constraints(const ConfigValue& table, SweepSpec& spec) {
     if (table.type != ConfigValue::Type::Table) fail_at(table, "expected a table of constraints (npus, memory_limit, rules)");
     ConfigTableReader r(table);
-    if (const ConfigValue* v = r.optional("npus")) spec.npus = as_positive_integer(*v);
+    if (const ConfigValue* v = r.optional("npus")) {
+        spec.npus = as_positive_integer(*v);
+        spec.npus_where = v->where;
+    }
     if (const ConfigValue* v = r.optional("memory_limit")) {
         if (spec.find("memory_limit"))
             fail_at(*v, "memory_limit is given both as a parameter and as a constraint; keep one");

@@ -53,6 +53,7 @@ struct SweepSpec {
     std::vector<SweepAxis> parameters;  ///< top level, in the order of sweep_parameters()
     std::vector<SweepCase> cases;       ///< empty: one space from the top-level parameters
     std::optional<long long> npus;
+    InputLocation npus_where;  ///< where npus was given: constraints.npus in the file, or --npus
     std::vector<ConstraintRule> rules;
     SweepObjective objective = SweepObjective::Time;
     int top = 5;
