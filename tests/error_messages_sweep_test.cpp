@@ -148,7 +148,7 @@ TEST_CASE("error message: dtcalc sweep flags checked by the sweep") {
         {head + "--schedule zb", "--schedule: expected gpipe, 1f1b or interleaved, got 'zb'"},
         {head + "--dp 1..1000000+1 --tp 1..1000000+1 --pp 1,2", "--pp: the sweep has more than 2^40 points; split it"},
         // lab-system1 has 3 dimensions: 0, 1 and 2.
-        {head + "--dim3-bandwidth 100", "dim3_bandwidth: the network has 3 dimension(s), numbered from 0"},
+        {head + "--dim3-bandwidth 100", "--dim3-bandwidth: the network has 3 dimension(s), numbered from 0"},
         // Each bandwidth scale is a system of its own, loaded up front: 10^6 is too many.
         {head + "--bandwidth-scale 1..1000000+1",
          "--bandwidth-scale: the sweep would load more than 100000 models and systems (one per combination of the "

@@ -85,7 +85,7 @@ void DesignSpace::assignment(std::uint64_t point, std::vector<Assigned>& out) co
     out.resize(c.axes.size());
     for (std::size_t a = c.axes.size(); a-- > 0;) {
         const std::size_t n = c.axes[a].values.size();
-        out[a] = {c.axes[a].param, &c.axes[a].values[static_cast<std::size_t>(rest % n)]};
+        out[a] = {c.axes[a].param, &c.axes[a].values[static_cast<std::size_t>(rest % n)], &c.axes[a].where};
         rest /= n;
     }
 }

@@ -52,6 +52,7 @@ public:
     struct Assigned {
         const ParamInfo* param;
         const ParamValue* value;
+        const InputLocation* where = nullptr;  ///< where the value was given (its axis), when known
     };
     void assignment(std::uint64_t point, std::vector<Assigned>& out) const;
 

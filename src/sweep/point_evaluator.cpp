@@ -86,7 +86,7 @@ void override_system(PredictInputs& in, std::span<const Assigned> values) {
         const int d = a.param->dimension;
         if (a.param->target != ParamTarget::System || d < 0) continue;
         if (d >= static_cast<int>(dims.size()))
-            throw InputError({"", 0, 0, std::string(a.param->name)},
+            throw InputError(a.where && !a.where->file.empty() ? *a.where : InputLocation{"", 0, 0, std::string(a.param->name)},
                              "the network has " + std::to_string(dims.size()) + " dimension(s), numbered from 0");
         if (a.param->name.ends_with("_bandwidth")) dims[static_cast<std::size_t>(d)].bandwidth_gbps = a.value->number;
         else dims[static_cast<std::size_t>(d)].latency_ns = a.value->number;

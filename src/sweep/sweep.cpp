@@ -52,7 +52,7 @@ void load_targets(const SpaceCase& c, PointEvaluator& evaluator) {
     while (true) {
         for (std::size_t k = 0; k < base_axes.size(); ++k) {
             const SweepAxis& axis = c.axes[base_axes[k]];
-            values[k] = {axis.param, &axis.values[index[k]]};
+            values[k] = {axis.param, &axis.values[index[k]], &axis.where};
         }
         evaluator.load_target(values);
         std::size_t k = base_axes.size();
