@@ -163,15 +163,15 @@ TEST_CASE("error message: nccl-tests datasets") {
         {"errmsg-sweep-nccl4", "nccl-tests", row + "16,2,all_reduce,1024,10\n", hgx, false,
          ":2: this system has one network dimension, so one node; use a multi-node preset (e.g. h100-ib-ndr400)"},
         // Forcing NCCL's choice: only with an [nccl] table, and only names NCCL
-        // has. The location is the [[dataset]] table's.
+        // has. The location is the key's (line 6: [[dataset]], name, kind, file, preset, then it).
         {"errmsg-sweep-nccl5", "nccl-tests", kNcclHeader, lab + "algorithm = \"ring\"\n", true,
-         ":1:1: algorithm: forcing an algorithm or protocol needs a preset with an [nccl] table"},
+         ":6:13: dataset[0].algorithm: forcing an algorithm or protocol needs a preset with an [nccl] table"},
         {"errmsg-sweep-nccl6", "nccl-tests", kNcclHeader, lab + "protocol = \"LL\"\n", true,
-         ":1:1: protocol: forcing an algorithm or protocol needs a preset with an [nccl] table"},
+         ":6:12: dataset[0].protocol: forcing an algorithm or protocol needs a preset with an [nccl] table"},
         {"errmsg-sweep-nccl7", "nccl-tests", kNcclHeader, hgx + "algorithm = \"rings\"\n", true,
-         ":1:1: algorithm: expected ring, tree, nvls, nvls-tree or pat, got 'rings'"},
+         ":6:13: dataset[0].algorithm: expected ring, tree, nvls, nvls-tree or pat, got 'rings'"},
         {"errmsg-sweep-nccl8", "nccl-tests", kNcclHeader, hgx + "protocol = \"fast\"\n", true,
-         ":1:1: protocol: expected LL, LL128 or Simple, got 'fast'"},
+         ":6:12: dataset[0].protocol: expected LL, LL128 or Simple, got 'fast'"},
     });
 }
 

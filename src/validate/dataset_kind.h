@@ -53,6 +53,7 @@ struct DatasetSpec {
     std::string preset;  ///< system to predict with (a name or a .toml path)
     std::string algorithm;  ///< nccl: force like NCCL_ALGO; empty = NCCL's choice
     std::string protocol;   ///< nccl: force like NCCL_PROTO
+    InputLocation algorithm_where, protocol_where;  ///< where each was given
     /// Further files a kind needs (name, path resolved like `file`).
     std::vector<std::pair<std::string, std::string>> inputs;
     InputLocation where;    ///< the entry in the gates file

@@ -14,22 +14,26 @@ namespace dtcalc {
 
 void force_dataset_nccl_choice(SystemConfig& system, const DatasetSpec& spec) {
     if (spec.algorithm.empty() && spec.protocol.empty()) return;
-    InputLocation where = spec.where;
-    if (!system.nccl) {
-        where.key = spec.algorithm.empty() ? "protocol" : "algorithm";
-        throw InputError(where, "forcing an algorithm or protocol needs a preset with an [nccl] table");
-    }
+    auto at = [&](const InputLocation& where, const char* key) {
+        if (where.line > 0) return where;
+        InputLocation entry = spec.where;  // a spec built in code: the entry, with the key
+        entry.key = key;
+        return entry;
+    };
+    const InputLocation algorithm_at = at(spec.algorithm_where, "algorithm");
+    const InputLocation protocol_at = at(spec.protocol_where, "protocol");
+    if (!system.nccl)
+        throw InputError(spec.algorithm.empty() ? protocol_at : algorithm_at,
+                         "forcing an algorithm or protocol needs a preset with an [nccl] table");
     NcclParameters params = *system.nccl;
     if (!spec.algorithm.empty()) {
         const auto a = parse_nccl_algorithm(spec.algorithm);
-        where.key = "algorithm";
-        if (!a) throw InputError(where, "expected ring, tree, nvls, nvls-tree or pat, got '" + spec.algorithm + "'");
+        if (!a) throw InputError(algorithm_at, "expected ring, tree, nvls, nvls-tree or pat, got '" + spec.algorithm + "'");
         params.forced_algorithm = *a;
     }
     if (!spec.protocol.empty()) {
         const auto p = parse_nccl_protocol(spec.protocol);
-        where.key = "protocol";
-        if (!p) throw InputError(where, "expected LL, LL128 or Simple, got '" + spec.protocol + "'");
+        if (!p) throw InputError(protocol_at, "expected LL, LL128 or Simple, got '" + spec.protocol + "'");
         params.forced_protocol = *p;
     }
     system.nccl = std::make_shared<const NcclParameters>(params);

@@ -58,6 +58,8 @@ ValidationPlan load_validation_plan(const std::string& path) {
         spec.preset = r.optional_string("preset").value_or("");
         spec.algorithm = r.optional_string("algorithm").value_or("");
         spec.protocol = r.optional_string("protocol").value_or("");
+        if (const ConfigValue* v = entry.find("algorithm")) spec.algorithm_where = v->where;
+        if (const ConfigValue* v = entry.find("protocol")) spec.protocol_where = v->where;
         if (const ConfigValue* inputs = r.optional("inputs")) {
             if (inputs->type != ConfigValue::Type::Table) fail_at(*inputs, "expected a table of input files");
             for (const auto& [key, value] : inputs->fields) {
