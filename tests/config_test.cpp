@@ -6,6 +6,7 @@
 #include "config/preset.h"
 #include "config/system_config_reader.h"
 #include "core/error.h"
+#include "astra_system_text.h"
 #include "temp_file.h"
 #include "input_error.h"
 
@@ -16,19 +17,7 @@ using dtcalc::testing::write_temp_file;
 
 namespace {
 
-const char* kGoodSystem = R"({
-  "scheduling-policy": "LIFO",
-  "endpoint-delay": 10,
-  "active-chunks-per-dimension": 2,
-  "preferred-dataset-splits": 4,
-  "all-reduce-implementation": ["ring", "direct"],
-  "all-gather-implementation": ["ring", "direct"],
-  "reduce-scatter-implementation": ["ring", "direct"],
-  "all-to-all-implementation": ["ring", "direct"],
-  "collective-optimization": "localBWAware",
-  "local-mem-bw": 3350,
-  "boost-mode": 0
-})";
+const char* const kGoodSystem = dtcalc::testing::kAstraSystemJson;
 
 }  // namespace
 

@@ -25,6 +25,7 @@
 #include "plan/parallel_plan.h"
 #include "predict/predict_options.h"
 #include "predict/training_cases.h"
+#include "astra_system_text.h"
 #include "temp_file.h"
 #include "input_error.h"
 
@@ -61,20 +62,7 @@ const char* kNetwork =
     "bandwidth: [ 400 ]\n"
     "latency: [ 10 ]\n";
 
-// Line numbers matter: the JSON reader locates a key by its line.
-const char* kSystem = R"({
-  "scheduling-policy": "LIFO",
-  "endpoint-delay": 10,
-  "active-chunks-per-dimension": 2,
-  "preferred-dataset-splits": 4,
-  "all-reduce-implementation": ["ring", "direct"],
-  "all-gather-implementation": ["ring", "direct"],
-  "reduce-scatter-implementation": ["ring", "direct"],
-  "all-to-all-implementation": ["ring", "direct"],
-  "collective-optimization": "localBWAware",
-  "local-mem-bw": 3350,
-  "boost-mode": 0
-})";
+const char* const kSystem = dtcalc::testing::kAstraSystemJson;
 
 // A one-dimension preset; [compute] begins on line 24 when appended.
 const char* kPreset =
