@@ -11,7 +11,7 @@
 // Each node also gets a 64-bit `signature`: a hash of all its bytes except its
 // name and its peer fields (comm_src, comm_dst, pg_name). Two NPUs whose
 // nodes have the same signatures do the same work; only whom they talk to
-// can differ (see chakra/trace_roles.h).
+// can differ (see chakra/role_partition.h).
 //
 // Errors (InputError, exit code 2) name the file, the byte offset or the node
 // id, and what was expected: a truncated message, a malformed varint or field,
