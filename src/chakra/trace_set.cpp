@@ -21,7 +21,10 @@ std::string rank_ranges(const std::vector<long long>& ranks) {
         while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
         if (!out.empty()) out += ", ";
         out += std::to_string(ranks[i]);
-        if (j > i) out += "-" + std::to_string(ranks[j]);
+        if (j > i) {
+            out += '-';
+            out += std::to_string(ranks[j]);
+        }
         i = j + 1;
         if (out.size() > 200) {
             if (i < ranks.size()) out += ", ...";

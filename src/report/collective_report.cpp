@@ -81,7 +81,7 @@ void write_collective_csv(std::ostream& out, const std::vector<CollectiveRow>& r
         fmt::print(out, "{},{},{},{},{},{},{},{},{}{}\n", collective_kind_name(row.kind), row.size_bytes, row.npus,
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes,
                    number(nanoseconds_to(unit, row.result.time_ns)), number(row.algbw_gbps()),
-                   number(row.busbw_gbps()), nccl ? "," + std::string(row.result.algorithm) : "");
+                   number(row.busbw_gbps()), nccl ? fmt::format(",{}", row.result.algorithm) : std::string());
     }
 }
 
