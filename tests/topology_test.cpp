@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "collective/comm_group.h"
 #include "core/error.h"
 #include "network/network.h"
@@ -17,6 +19,33 @@ TEST_CASE("hop counts follow ASTRA-sim's analytical model") {
     // The whole 4-ring: neighbours 1 hop, the opposite member 2.
     CHECK(hops_at_distance(Topology::Ring, 4, 4, 1) == 1);
     CHECK(hops_at_distance(Topology::Ring, 4, 4, 2) == 2);
+}
+
+TEST_CASE("the farthest of the first k peers on a ring, by hand and against every distance") {
+    // The whole 8-ring: peers 1..3 are at most 3 hops; any 4 or more reach the opposite member, 4 hops.
+    CHECK(farthest_hops_within(Topology::Ring, 8, 8, 3) == 3);
+    CHECK(farthest_hops_within(Topology::Ring, 8, 8, 7) == 4);
+    // The first 6 members of a 10-ring, peers 1..5: straight 0 -> 5 is 5 hops; the wrap from member
+    // 6 - d back to 0 is min(6 - d, 4 + d): 5 at d = 1. At most 5.
+    CHECK(farthest_hops_within(Topology::Ring, 10, 6, 5) == 5);
+    // The first 3 of a 10-ring, peers 1..2: straight at most 2; wrap 2 -> 0 (d = 1) is 2 hops. 2.
+    CHECK(farthest_hops_within(Topology::Ring, 10, 3, 2) == 2);
+    CHECK(farthest_hops_within(Topology::Ring, 10, 1, 5) == 0);  // nobody to send to
+    // The constant-time form equals the largest hops_at_distance over 1..k, for every ring size,
+    // group size and k up to 40.
+    int compared = 0;
+    for (int n = 1; n <= 40; ++n)
+        for (int g = 1; g <= n; ++g)
+            for (int k = 1; k <= g + 1; ++k) {
+                int brute = 0;
+                for (int d = 1; d <= std::min(k, g - 1); ++d) brute = std::max(brute, hops_at_distance(Topology::Ring, n, g, d));
+                CAPTURE(n);
+                CAPTURE(g);
+                CAPTURE(k);
+                CHECK(farthest_hops_within(Topology::Ring, n, g, k) == brute);
+                ++compared;
+            }
+    CHECK(compared == 12300);  // sum over n of sum over g of (g + 1)
 }
 
 TEST_CASE("NPU ids map to coordinates with dimension 0 fastest") {

@@ -9,13 +9,9 @@ double astra_bytes_per_ns(double gbps) { return gbps * 1073741824.0 / 1e9; }
 
 StepCost step_cost(const Dimension& dimension, int group_size, NetworkBackend backend, const StepRun& run) {
     // Farthest peer: a ring group of members at distances 1..peer_distance.
-    int hops = 0;
-    if (dimension.topology == Topology::Ring && run.peer_distance > 1) {
-        for (int d = 1; d <= std::min(run.peer_distance, group_size - 1); ++d)
-            hops = std::max(hops, hops_at_distance(dimension.topology, dimension.npus, group_size, d));
-    } else {
-        hops = hops_at_distance(dimension.topology, dimension.npus, group_size, run.peer_distance);
-    }
+    const int hops = dimension.topology == Topology::Ring && run.peer_distance > 1
+                         ? farthest_hops_within(dimension.topology, dimension.npus, group_size, run.peer_distance)
+                         : hops_at_distance(dimension.topology, dimension.npus, group_size, run.peer_distance);
     const double serialization = static_cast<double>(run.message_bytes) / astra_bytes_per_ns(dimension.bandwidth_gbps);
     StepCost cost;
     cost.latency_ns = hops * dimension.latency_ns;

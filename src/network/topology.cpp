@@ -68,4 +68,26 @@ int hops_at_distance(Topology topology, int npus, int group_size, int distance) 
     return std::max(straight, wrapped);
 }
 
+int farthest_hops_within(Topology topology, int npus, int group_size, int max_distance) {
+    const int last = std::min(max_distance, group_size - 1);
+    if (last < 1) return 0;
+    if (topology != Topology::Ring) {
+        int hops = 0;
+        for (int d = 1; d <= last; ++d) hops = std::max(hops, hops_at_distance(topology, npus, group_size, d));
+        return hops;
+    }
+    // On a Ring of N, a group of G sends from member i to i + d. Straight on,
+    // that is min(d, N - d) hops, largest at d = min(last, N / 2). The wrap
+    // from member G - d to member 0 is min(G - d, N - G + d) hops: it rises
+    // and falls in d, peaking at d = G - N / 2, so the integers either side of
+    // that peak (kept within 1..last) and the ends hold its largest value.
+    const int straight = std::min(last, npus / 2);
+    auto wrapped = [&](int d) { return std::min(group_size - d, npus - group_size + d); };
+    const int peak = group_size - npus / 2;
+    int hops = std::max({straight, wrapped(1), wrapped(last)});
+    for (const int d : {peak - 1, peak, peak + 1})
+        if (d >= 1 && d <= last) hops = std::max(hops, wrapped(d));
+    return hops;
+}
+
 }  // namespace dtcalc

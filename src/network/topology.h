@@ -33,4 +33,10 @@ int hops_between(Topology topology, int npus, int a, int b);
 /// case over the group's members (on a Ring a partial group wraps the long way).
 int hops_at_distance(Topology topology, int npus, int group_size, int distance);
 
+/// The most hops of any message to a member 1 to `max_distance` places further
+/// along such a group: the maximum of hops_at_distance over those distances,
+/// in constant time on a Ring (a direct algorithm on a million-NPU ring asks
+/// for every distance at once).
+int farthest_hops_within(Topology topology, int npus, int group_size, int max_distance);
+
 }  // namespace dtcalc
