@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "sweep/csv_document.h"
 
 #ifndef DTCALC_FUZZ_ENTRY
 #define DTCALC_FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -130,6 +131,23 @@ inline void require_valid_json(std::string_view text, bool json_lines = false) {
         if (end > start) parse(text.substr(start, end - start));
         start = end + 1;
     }
+}
+
+/// `text` must be CSV a spreadsheet reads back as written: it parses (RFC
+/// 4180) and every row has as many fields as the header.
+inline void require_valid_csv(std::string_view text) {
+    CsvDocument table;
+    try {
+        table = parse_csv_document(text, "output.csv");
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        finding("CSV output that does not parse", 0);
+    }
+    for (const CsvDocumentRow& row : table.rows)
+        if (row.fields.size() != table.header.size()) {
+            std::fprintf(stderr, "line %d: %zu fields, header %zu\n", row.line, row.fields.size(), table.header.size());
+            finding("a CSV output row with a wrong number of fields", 0);
+        }
 }
 
 /// Output text must not hold a non-finite number. Names and notes are echoed

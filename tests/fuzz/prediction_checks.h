@@ -22,8 +22,8 @@ inline void require_finite_prediction(const PredictResult& r) {
     require_finite(r.memory.breakdown.total(), "peak memory");
 }
 
-/// The prediction `resolved` asks for: finite numbers, and a JSON report that
-/// is valid JSON (model and system names come from the input).
+/// The prediction `resolved` asks for: finite numbers, and JSON and CSV
+/// reports that parse (model and system names come from the input).
 inline void require_sound_prediction(const ResolvedPrediction& resolved, std::string_view input) {
     const PredictResult result = predict(resolved.inputs);
     require_finite_prediction(result);
@@ -32,6 +32,11 @@ inline void require_sound_prediction(const ResolvedPrediction& resolved, std::st
                        {resolved.model_label, resolved.system_label, resolved.backend_label});
     require_finite_text(json.str(), input);
     require_valid_json(json.str());
+    std::ostringstream csv;
+    write_predict_csv_header(csv);
+    write_predict_csv_row(csv, resolved.inputs, result,
+                          {resolved.model_label, resolved.system_label, resolved.backend_label});
+    require_valid_csv(csv.str());
 }
 
 }  // namespace dtcalc::fuzz

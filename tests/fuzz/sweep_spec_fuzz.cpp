@@ -1,6 +1,7 @@
 // A sweep spec (TOML): parameters, cases, constraints, objective; then, when
 // the space is small (the lab example's 112 points), the sweep itself on one
-// thread, as CSV and as JSON lines (each line valid JSON).
+// thread, as CSV (that parses, a field per column) and as JSON lines (each
+// line valid JSON).
 #include <string>
 
 #include "config/config_readers.h"
@@ -24,6 +25,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
             (void)sweep.run(settings, [&](std::string_view s) { rows.append(s); });
             fuzz::require_finite_text(rows, fuzz::as_text(data, size));
             if (format == SweepFormat::JsonLines) fuzz::require_valid_json(rows, true);
+            else fuzz::require_valid_csv(rows);
         }
     } catch (const InputError& e) {
         fuzz::rejected(e);

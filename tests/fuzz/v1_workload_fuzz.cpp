@@ -1,6 +1,6 @@
 // ASTRA-sim 1.0 text workloads (DATA, MODEL, HYBRID_*, DLRM), run for one
 // pass on the 16-NPU example system; the iteration report and Chrome trace
-// they give must be valid JSON holding only finite numbers.
+// they give (JSON, CSV) must parse and hold only finite numbers.
 #include <sstream>
 
 #include "config/system_source.h"
@@ -24,12 +24,19 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
         const Schedule schedule = evaluate(graph, eval);
         fuzz::require_finite(schedule.wall_ns, "iteration time");
-        std::ostringstream report, trace;
-        write_iteration_json(report, make_iteration_report(graph, schedule, 1));
+        const IterationReport iteration = make_iteration_report(graph, schedule, 1);
+        std::ostringstream report, trace, summary_csv, layers_csv;
+        write_iteration_json(report, iteration);
         write_chrome_trace(trace, graph, schedule);
         for (const std::string& text : {report.str(), trace.str()}) {
             fuzz::require_finite_text(text, fuzz::as_text(data, size));
             fuzz::require_valid_json(text);
+        }
+        write_iteration_csv(summary_csv, iteration, TimeUnit::Microseconds);
+        write_layers_csv(layers_csv, iteration, TimeUnit::Microseconds);
+        for (const std::string& text : {summary_csv.str(), layers_csv.str()}) {
+            fuzz::require_finite_text(text, fuzz::as_text(data, size));
+            fuzz::require_valid_csv(text);
         }
     } catch (const InputError& e) {
         fuzz::rejected(e);
