@@ -5,6 +5,7 @@
 
 #include "chakra/memory_tracker.h"
 #include "core/error.h"
+#include "core/interval_union.h"
 
 namespace dtcalc::chakra {
 namespace {
@@ -16,25 +17,6 @@ std::uint64_t cycles(double ns, const std::string& workload) {
         throw InputError({workload, 0, 0, ""}, "out of range: the run takes more than 9.2e18 cycles (292 years); "
                                                "accepted are runs shorter than 2^63 cycles");
     return ns > 0 ? static_cast<std::uint64_t>(std::llround(ns)) : 0;
-}
-
-double union_length(std::vector<std::pair<double, double>>& intervals) {
-    std::sort(intervals.begin(), intervals.end());
-    double total = 0;
-    double start = 0, end = -1;
-    bool open = false;
-    for (const auto& [s, e] : intervals) {
-        if (open && s <= end) {
-            end = std::max(end, e);
-            continue;
-        }
-        if (open) total += end - start;
-        start = s;
-        end = e;
-        open = true;
-    }
-    if (open) total += end - start;
-    return total;
 }
 
 AstraRankStats role_statistics(const TraceGraph& trace, const Schedule& schedule, const SystemConfig& system, int role) {
@@ -73,7 +55,8 @@ AstraRankStats role_statistics(const TraceGraph& trace, const Schedule& schedule
     auto time_of = [&](OpClass c) -> std::optional<std::uint64_t> {
         const auto k = static_cast<std::size_t>(c);
         if (!present[k]) return std::nullopt;
-        return cycles(union_length(intervals[k]), trace.traces.prefix);
+        std::sort(intervals[k].begin(), intervals[k].end());
+        return cycles(covered_length(intervals[k]), trace.traces.prefix);
     };
     s.gpu_cycles = time_of(OpClass::Gpu);
     s.cpu_cycles = time_of(OpClass::Cpu);

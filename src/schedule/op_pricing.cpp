@@ -7,28 +7,10 @@
 
 #include "collective/collective_cost.h"
 #include "core/error.h"
+#include "core/interval_union.h"
 
 namespace dtcalc {
 namespace {
-
-// Total length of a set of intervals, overlaps counted once.
-double union_length(std::vector<std::pair<double, double>>& intervals) {
-    std::sort(intervals.begin(), intervals.end());
-    double total = 0, cur_start = 0, cur_end = -1;
-    bool open = false;
-    for (const auto& [s, e] : intervals) {
-        if (!open || s > cur_end) {
-            if (open) total += cur_end - cur_start;
-            cur_start = s;
-            cur_end = e;
-            open = true;
-        } else {
-            cur_end = std::max(cur_end, e);
-        }
-    }
-    if (open) total += cur_end - cur_start;
-    return total;
-}
 
 }  // namespace
 
@@ -141,7 +123,9 @@ void summarize_schedule(const WorkloadGraph& graph, const EvaluationSystem& sys,
     }
     for (int r = 0; r < graph.roles; ++r) {
         RoleSummary& role = out.roles[static_cast<std::size_t>(r)];
-        role.comm_busy_ns = union_length(comm[static_cast<std::size_t>(r)]);
+        std::vector<std::pair<double, double>>& busy = comm[static_cast<std::size_t>(r)];
+        std::sort(busy.begin(), busy.end());
+        role.comm_busy_ns = covered_length(busy);
         role.exposed_comm_ns = std::max(0.0, role.wall_ns - role.compute_busy_ns);
         out.wall_ns = std::max(out.wall_ns, role.wall_ns);
     }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/interval_union.h"
+
 namespace dtcalc {
 namespace {
 
@@ -258,21 +260,7 @@ double union_length(std::pair<double, double>* intervals, std::size_t count) {
         for (; j > 0 && before(moving, intervals[j - 1]); --j) intervals[j] = intervals[j - 1];
         intervals[j] = moving;
     }
-    double total = 0, cur_start = 0, cur_end = -1;
-    bool open = false;
-    for (std::size_t i = 0; i < count; ++i) {
-        const auto [s, e] = intervals[i];
-        if (!open || s > cur_end) {
-            if (open) total += cur_end - cur_start;
-            cur_start = s;
-            cur_end = e;
-            open = true;
-        } else {
-            cur_end = std::max(cur_end, e);
-        }
-    }
-    if (open) total += cur_end - cur_start;
-    return total;
+    return covered_length({intervals, count});
 }
 
 PredictResult full_prediction(const PredictInputs& in) {
