@@ -12,7 +12,10 @@ namespace {
 std::string coordinates_text(const Network& network, std::int64_t npu) {
     std::string out = "(";
     const std::vector<int> c = network.coordinates(npu);
-    for (std::size_t i = 0; i < c.size(); ++i) out += (i ? "," : "") + std::to_string(c[i]);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string(c[i]);
+    }
     return out + ")";
 }
 
