@@ -12,25 +12,13 @@
 #include "run_dtcalc.h"
 #include "temp_file.h"
 
+using dtcalc::testing::ErrorCase;
 using dtcalc::testing::Run;
+using dtcalc::testing::check_errors;
 using dtcalc::testing::run_dtcalc;
 using dtcalc::testing::write_temp_file;
 
 namespace {
-
-struct CliCase {
-    std::string args;
-    std::string expected;  ///< the whole message after "dtcalc: error: "
-};
-
-void check_exact(const std::vector<CliCase>& cases) {
-    for (const CliCase& c : cases) {
-        CAPTURE(c.args);
-        const Run r = run_dtcalc(c.args);
-        CHECK(r.exit_code == 2);
-        CHECK(r.out == "dtcalc: error: " + c.expected + "\n");
-    }
-}
 
 // For messages that hold text dtcalc does not write itself (a parser's words,
 // a list of files found): one line, the prefix, and the part dtcalc writes.
@@ -74,7 +62,7 @@ std::string astra_flags() {
 TEST_CASE("error message: choosing the system (--preset, --network, --system, --backend)") {
     const std::string net = network_yaml(), sys = system_json();
     const std::string head = "collective all-reduce --size 1MiB ";
-    check_exact({
+    check_errors({
         {head + "--preset hgx-h100 --network " + net, "--preset: give either --preset or --network and --system, not both"},
         {head + "--system " + sys, "--network: missing: --system needs --network too"},
         {head, "--preset: missing: give --preset NAME, or --network FILE and --system FILE"},
@@ -86,7 +74,7 @@ TEST_CASE("error message: choosing the system (--preset, --network, --system, --
 
 TEST_CASE("error message: collective flags") {
     const std::string head = "collective all-reduce --size 1MiB ";
-    check_exact({
+    check_errors({
         {head + "--preset lab-system1 --algo ring", "--algo: applies to the nccl backend only (this system uses astra-unaware)"},
         {head + "--preset lab-system1 --proto LL", "--proto: applies to the nccl backend only (this system uses astra-unaware)"},
         {head + "--preset hgx-h100 --algo fast", "--algo: expected ring, tree, nvls, nvls-tree or pat, got 'fast'"},
@@ -105,7 +93,7 @@ TEST_CASE("error message: collective flags") {
 
 TEST_CASE("error message: cluster shape flags") {
     const std::string head = "predict --model gpt2 ";
-    check_exact({
+    check_errors({
         {head + "--preset h100-ib-ndr400 --gpus-per-node 0", "--gpus-per-node: expected 1 to 16777216, got 0"},
         {head + "--preset h100-ib-ndr400 --nodes 0", "--nodes: expected 1 to 16777216, got 0"},
         {head + "--preset hgx-h100 --nodes 2",
@@ -121,7 +109,7 @@ TEST_CASE("error message: configuration files the readers refuse") {
     const std::string deep = write_temp_file("errmsg-cli-deep.json", "{\"a\": " + std::string(100000, '[') +
                                                                           std::string(100000, ']') + "}\n");
     const std::string head = "collective all-reduce --size 1MiB --network " + net + " --system ";
-    check_exact({
+    check_errors({
         // A directory read as an empty file ("file is empty").
         {head + dir, dir + ": is a directory, not a file"},
         // nlohmann's out_of_range escaped: "internal error", exit code 70.
@@ -134,7 +122,7 @@ TEST_CASE("error message: configuration files the readers refuse") {
 
 TEST_CASE("error message: predict flags") {
     const std::string head = "predict --model gpt3-175b --preset hgx-h100 ";
-    check_exact({
+    check_errors({
         {"predict --preset hgx-h100", "--model: missing: give --model NAME (see `dtcalc list`)"},
         {head + "--schedule zb", "--schedule: expected gpipe, 1f1b or interleaved, got 'zb'"},
         {head + "--recompute some", "--recompute: expected none, selective or full, got 'some'"},
@@ -163,7 +151,7 @@ TEST_CASE("error message: predict flags") {
 TEST_CASE("error message: export-chakra flags") {
     const std::string out = "--output " + (std::filesystem::temp_directory_path() / "dtcalc-tests" / "errmsg-cli-trace").string();
     const std::string w = dlrm_workload();
-    check_exact({
+    check_errors({
         {"export-chakra " + w + " --model gpt2 " + out, "--model: give either a WORKLOAD file or --model, not both"},
         {"export-chakra " + out, "WORKLOAD: missing: give an ASTRA-sim 1.0 text workload, or --model with a plan"},
         {"export-chakra " + w + " --preset lab-system1 --passes 0 " + out, "--passes: expected 1 to 1000, got 0"},
@@ -175,7 +163,7 @@ TEST_CASE("error message: export-chakra flags") {
 
 TEST_CASE("error message: gen-workload flags") {
     const std::string head = "gen-workload --mnk " + mnk_csv() + " ";
-    check_exact({
+    check_errors({
         {head + "--npus 4 --array 32x32 --dataflow xs", "--dataflow: expected ws, os or is, got 'xs'"},
         {head + "--npus 4 --array 32x32 --sram-kib 1,2",
          "--sram-kib: expected three sizes in KiB, ifmap,filter,ofmap, like 1024,1024,128, got '1,2'"},
@@ -203,7 +191,7 @@ TEST_CASE("error message: gen-workload packages whose model-parallel group is no
             "all-gather-implementation": ["ring", "ring"], "reduce-scatter-implementation": ["ring", "ring"],
             "all-to-all-implementation": ["ring", "ring"], "collective-optimization": "baseline", "local-mem-bw": 1000,
             "peak-perf": 100})");
-    check_exact({
+    check_errors({
         {"gen-workload --mnk " + mnk_csv() + " --network " + net + " --system " + sys +
              " --parallel HYBRID_DATA_MODEL --packages 2 --evaluate",
          "--packages: 6 NPUs do not form a block of the network's dimensions (a group must fill whole inner dimensions; "
@@ -213,7 +201,7 @@ TEST_CASE("error message: gen-workload packages whose model-parallel group is no
 
 TEST_CASE("error message: run flags") {
     const std::string head = "run " + dlrm_workload() + " --preset lab-system1 ";
-    check_exact({
+    check_errors({
         {head + "--passes 0", "--passes: expected 1 to 1000000, got 0"},
         {head + "--layers " + kNoDir + "/l.csv", "--layers: cannot write '" + kNoDir + "/l.csv'"},
         {head + "--trace " + kNoDir + "/t.json", "--trace: cannot write '" + kNoDir + "/t.json'"},
@@ -223,7 +211,7 @@ TEST_CASE("error message: run flags") {
 }
 
 TEST_CASE("error message: list and route arguments") {
-    check_exact({
+    check_errors({
         {"list things", "WHAT: expected models, presets or all, got 'things'"},
         {"route 0 1 --preset lab-mesh-4x4 --format xml", "--format: expected table or json, got 'xml'"},
         {"route 0 1 --preset lab-mesh-4x4 --network " + network_yaml(), "--preset: give either --preset or --network, not both"},
@@ -233,7 +221,7 @@ TEST_CASE("error message: list and route arguments") {
 TEST_CASE("error message: sweep flags") {
     const std::string head = "sweep --model gpt2 --preset hgx-h100 --quiet ";
     const std::string rows = write_temp_file("errmsg-cli-rows.csv", "tp,dp\n1,8\n");
-    check_exact({
+    check_errors({
         {head + "--objective speed",
          "--objective: expected time, tokens_per_s, tokens_per_s_per_gpu, mfu, memory or cost, got 'speed'"},
         {head + "--top 0", "--top: expected a positive count, got 0"},
@@ -258,7 +246,7 @@ TEST_CASE("error message: a batch sweep with unreadable rows ends with their cou
 
 TEST_CASE("error message: astra flags dtcalc does not model") {
     const std::string head = "astra --workload-configuration w --system-configuration s.json --network-configuration n.yml ";
-    check_exact({
+    check_errors({
         {head + "--rendezvous-protocol true", "--rendezvous-protocol: only false (ASTRA-sim's default) is modelled, got 'true'"},
         {head + "--injection-scale 0.5", "--injection-scale: only 1 (ASTRA-sim's default) is modelled, got 0.5"},
         {head + "--peak-memory kb", "--peak-memory: expected bytes or human, got 'kb'"},
@@ -269,7 +257,7 @@ TEST_CASE("error message: astra flags dtcalc does not model") {
 }
 
 TEST_CASE("error message: options and arguments no command takes") {
-    check_exact({
+    check_errors({
         // A near miss of one of the command's long options is named.
         {"predict --model llama2-70b --preset hgx-h100 --tpp 3",
          "--tpp: unknown option (did you mean --tp?); `dtcalc predict --help` lists them"},
@@ -287,7 +275,7 @@ TEST_CASE("error message: options and arguments no command takes") {
 }
 
 TEST_CASE("error message: option values of the wrong type") {
-    check_exact({
+    check_errors({
         {"predict --model gpt2 --preset hgx-h100 --tp abc", "--tp: expected a whole number, got 'abc'"},
         {"collective all-reduce --size 1MiB --preset hgx-h100 --npus 2.5", "--npus: expected a whole number, got '2.5'"},
         {"sweep --model gpt2 --preset hgx-h100 --max-points 1.5", "--max-points: expected a whole number, got '1.5'"},

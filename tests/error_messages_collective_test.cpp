@@ -31,26 +31,13 @@ using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::Run;
+using dtcalc::testing::check_errors;
 using dtcalc::testing::run_dtcalc;
 using dtcalc::testing::write_temp_file;
 
 namespace {
 
 const std::vector<std::string> kPresets{DTCALC_PRESETS_DIR};
-
-struct TextCase {
-    std::string input;
-    std::string expected;
-};
-
-void check_cli(const std::vector<TextCase>& cases) {
-    for (const TextCase& c : cases) {
-        CAPTURE(c.input);
-        const Run r = run_dtcalc(c.input);
-        CHECK(r.exit_code == 2);
-        CHECK(r.out == "dtcalc: error: " + c.expected + "\n");
-    }
-}
 
 }  // namespace
 
@@ -237,7 +224,7 @@ TEST_CASE("error message: dtcalc with algorithms the collective cannot run") {
     const std::string files6 = " --network " + net6 + " --system " + sys;
     const std::string workload = write_temp_file("errmsg-sweep-v1.txt", "DATA\n1\nl1 -1 5 NONE 0 5 NONE 0 5 ALLREDUCE 64 1\n");
     const std::string hd = ": halvingDoubling needs a power-of-two number of NPUs on dimension 0 (got 6)";
-    check_cli({
+    check_errors({
         {"collective all-to-all --size 1MiB" + files8, sys + ":7: all-to-all-implementation[0]: halvingDoubling has no all-to-all"},
         {"collective all-to-all --size 1MiB --links" + files8,
          sys + ":7: all-to-all-implementation[0]: halvingDoubling has no all-to-all"},
@@ -263,7 +250,7 @@ TEST_CASE("error message: the nccl backend's network, and links") {
     ib.network.dimensions[1].bandwidth_gbps = 0;
     CHECK(error_of([&] { collective_time(ib.network, ib.system, NetworkBackend::Nccl, {CollectiveKind::AllReduce, 1 << 20, CommGroup{{8, 2}}}); }) ==
           "network: the nccl backend needs a bandwidth for the inter-node dimension");
-    check_cli({
+    check_errors({
         {"collective all-reduce --size 1MiB --preset hgx-h100 --links",
          "--links: links are modelled by the astra-unaware and astra-aware backends only"},
     });

@@ -35,6 +35,7 @@ using dtcalc::testing::error_of;
 
 using namespace dtcalc;
 using dtcalc::testing::Run;
+using dtcalc::testing::check_errors;
 using dtcalc::testing::run_dtcalc;
 using dtcalc::testing::write_temp_file;
 
@@ -49,15 +50,6 @@ struct TextCase {
     std::string input;
     std::string expected;
 };
-
-void check_cli(const std::vector<TextCase>& cases) {
-    for (const TextCase& c : cases) {
-        CAPTURE(c.input);
-        const Run r = run_dtcalc(c.input);
-        CHECK(r.exit_code == 2);
-        CHECK(r.out == "dtcalc: error: " + c.expected + "\n");
-    }
-}
 
 }  // namespace
 
@@ -144,7 +136,7 @@ TEST_CASE("error message: sweep spaces too large to walk") {
 
 TEST_CASE("error message: dtcalc sweep flags checked by the sweep") {
     const std::string head = "sweep --model gpt2 --preset lab-system1 --quiet ";
-    check_cli({
+    check_errors({
         {head + "--schedule zb", "--schedule: expected gpipe, 1f1b or interleaved, got 'zb'"},
         {head + "--dp 1..1000000+1 --tp 1..1000000+1 --pp 1,2", "--pp: the sweep has more than 2^40 points; split it"},
         // lab-system1 has 3 dimensions: 0, 1 and 2.
@@ -201,6 +193,6 @@ TEST_CASE("error message: batch CSV files and rows") {
 
 TEST_CASE("error message: dtcalc sweep --input with a file of no lines") {
     const std::string rows = write_temp_file("errmsg-sweep-bom.csv", "\xEF\xBB\xBF");
-    check_cli({{"sweep --model gpt2 --preset lab-system1 --quiet --input " + rows,
+    check_errors({{"sweep --model gpt2 --preset lab-system1 --quiet --input " + rows,
                 rows + ": no header line: the first line names the columns"}});
 }

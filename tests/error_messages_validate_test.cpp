@@ -38,11 +38,6 @@ namespace {
 const std::vector<std::string> kPresets{DTCALC_PRESETS_DIR};
 const std::vector<std::string> kModels{std::string(DTCALC_PRESETS_DIR) + "/../models"};
 
-struct TextCase {
-    std::string input;
-    std::string expected;
-};
-
 }  // namespace
 
 // ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
 namespace dtcalc::testing {
@@ -23,6 +24,23 @@ inline Run run_dtcalc(const std::string& args, bool with_stderr = true) {
     while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
     const int status = pclose(pipe);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// A command that must fail as bad input, and the whole message it must print
+/// after "dtcalc: error: ".
+struct ErrorCase {
+    std::string args;
+    std::string expected;
+};
+
+/// Each case exits with 2 and prints exactly "dtcalc: error: EXPECTED\n".
+inline void check_errors(const std::vector<ErrorCase>& cases) {
+    for (const ErrorCase& c : cases) {
+        CAPTURE(c.args);
+        const Run r = run_dtcalc(c.args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out == "dtcalc: error: " + c.expected + "\n");
+    }
 }
 
 }  // namespace dtcalc::testing
