@@ -6,6 +6,9 @@
 // the reference here: the replay claims nothing of its own.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -174,4 +177,64 @@ TEST_CASE("the replay reports a plan predict() cannot run the same way") {
     CHECK(r.plan_problems[0] == "tp (64) must divide heads (96)");
     CHECK(r.plan_problems[1] == "tp (64) and kv_heads (96) must divide one another");
     CHECK(r.iteration_ns == 0);
+}
+
+TEST_CASE("the replay gives predict()'s numbers on thousands of random valid plans") {
+    // Every plan option drawn at random (a fixed seed: the same plans on every
+    // run), over dense, grouped-query and MoE models, layer lists, ASTRA-sim
+    // rings, a mesh, switches and the nccl backend. Plans that break a rule
+    // are drawn too and must be refused alike; the count of valid plans
+    // compared is the test's claim.
+    struct System {
+        const char* preset;
+        std::optional<long long> nodes, gpus_per_node;
+        long long npus;
+    };
+    const System systems[] = {{"lab-system1", {}, {}, 64},  {"lab-system2", {}, {}, 64}, {"hgx-h100", {}, {}, 8},
+                              {"h100-ib-ndr400", 4, 8, 32}, {"lab-mesh-4x4", {}, {}, 16}, {"dgx-a100", {}, {}, 8}};
+    const char* models[] = {"gpt3-175b", "llama2-7b", "llama3-70b", "mixtral-8x7b", "llama2-13b", "resnet50", "dlrm"};
+    const char* schedules[] = {"gpipe", "1f1b", "interleaved"};
+    const char* recomputes[] = {"none", "selective", "full"};
+    const char* orders[] = {"tp,cp,ep,dp,pp", "tp,dp,cp,ep,pp", "pp,tp,cp,ep,dp"};
+    std::mt19937_64 random(20261124);
+    auto pick = [&](int n) { return static_cast<int>(random() % static_cast<std::uint64_t>(n)); };
+    auto power_of_two = [&](int most) { return 1 << pick(most + 1); };
+
+    ReplayScratch scratch;
+    Counts counts;
+    int valid = 0;
+    for (int draw = 0; draw < 8000; ++draw) {
+        const System& sys = systems[pick(6)];
+        PredictOptions o;
+        o.model = models[pick(7)];
+        const bool moe = o.model == std::string("mixtral-8x7b");
+        o.preset = sys.preset;
+        o.nodes = sys.nodes;
+        o.gpus_per_node = sys.gpus_per_node;
+        o.tp = power_of_two(3);
+        o.pp = power_of_two(3);
+        o.cp = pick(3) == 0 ? 2 : 1;
+        o.ep = pick(moe ? 2 : 12) == 0 ? power_of_two(2) : 1;  // now and then for dense models: a rule they break
+        const long long others = static_cast<long long>(o.tp) * o.pp * o.cp;
+        if (sys.npus % others != 0) continue;  // dp would not be a whole number; plan_problems has its own tests
+        o.dp = static_cast<int>(sys.npus / others);
+        o.vpp = pick(3) == 0 ? 2 : 1;
+        o.schedule = schedules[pick(3)];
+        o.mbs = 1 + pick(2);
+        o.gbs = static_cast<long long>(*o.dp) * *o.mbs * (1 + pick(2)) * (o.pp > 1 ? o.pp : 1);
+        o.seq = 512 << pick(3);
+        o.recompute = recomputes[pick(3)];
+        o.zero = pick(4);
+        o.tp_comm_overlap = pick(2) == 1;
+        o.sequence_parallel = o.tp > 1 && pick(2) == 1;
+        o.precision = pick(4) == 0 ? "fp8" : "bf16";
+        o.order = orders[pick(3)];
+        const int before = counts.compared - counts.cannot_run;
+        compare(o, scratch, counts);
+        if (counts.compared - counts.cannot_run > before) ++valid;
+    }
+    INFO(counts.first_mismatch);
+    MESSAGE("random plans: " << counts.compared << " compared, " << valid << " valid");
+    CHECK(valid >= 2500);
+    CHECK(counts.mismatched == 0);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/transformer_costs.h"
+#include "plan/pipeline_schedule.h"
 
 namespace dtcalc {
 
@@ -24,16 +25,9 @@ double layer_activation_bytes(const ModelSpec& m, const ParallelPlan& p) {
 }
 
 double in_flight_micro_batches(const ParallelPlan& p, int stage) {
-    const double m = static_cast<double>(p.micro_batches());
-    switch (p.schedule) {
-        case PipelineSchedule::GPipe: return m;
-        case PipelineSchedule::OneFOneB: return std::min<double>(p.pp - stage, m);
-        case PipelineSchedule::Interleaved: {
-            const double chunks = std::min<double>(m * p.vpp, 2.0 * (p.pp - stage - 1) + (p.vpp - 1.0) * p.pp + 1);
-            return chunks / p.vpp;  // in units of a whole stage's layers
-        }
-    }
-    return m;
+    // Interleaved passes each carry one virtual chunk: vpp of them make a stage's layers.
+    const double per_stage = p.schedule == PipelineSchedule::Interleaved ? p.vpp : 1;
+    return static_cast<double>(passes_in_flight(p, stage)) / per_stage;
 }
 
 MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stage) {

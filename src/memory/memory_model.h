@@ -17,9 +17,10 @@
 //     full recompute                 2 s b h                (with SP: 2 s b h / t), plus one
 //                                    layer's full activations while it is recomputed
 //   These are the published forms for GPT-style layers (f = 4h, no GQA).
-// - Micro-batches in flight on stage i of p with m micro-batches: GPipe m;
+// - Micro-batches in flight on stage i of p with m micro-batches: the stage's
+//   warm-up passes plus the one running (plan/pipeline_schedule.h): GPipe m;
 //   1F1B min(p - i, m); interleaved with v chunks: min(m v, 2 (p - i - 1) + (v - 1) p + 1)
-//   chunks of L/(p v) layers (Megatron-LM's warm-up count, plus the one running).
+//   chunks of L/(p v) layers; without a pipeline (p = 1) one, whatever the schedule.
 // - The first stage holds the input embedding, the last the output layer and
 //   its fp32 logits (4 s b V / t bytes).
 // - Buffers: the stage-to-stage send and receive buffers.

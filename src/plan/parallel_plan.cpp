@@ -80,6 +80,8 @@ std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p
                       s(static_cast<long long>(p.dp) * p.mbs) + ")");
     if (p.vpp > 1 && p.schedule != PipelineSchedule::Interleaved)
         out.push_back("vpp > 1 needs the interleaved schedule");
+    if (p.vpp > 1 && p.pp == 1)
+        out.push_back("vpp (" + s(p.vpp) + ") > 1 needs pipeline parallelism (pp > 1): virtual stages are chunks of a pipeline stage");
     // The step is built micro-batch by micro-batch through every pipeline
     // chunk; a bound keeps a mistyped gbs from exhausting memory.
     constexpr long long kMaxChunkPasses = 1000000;

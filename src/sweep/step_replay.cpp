@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/interval_union.h"
+#include "workload/step_layout.h"
 
 namespace dtcalc {
 namespace {
@@ -43,12 +44,7 @@ bool costs_usable(const TrainingStepCosts& c) {
 struct StageState {
     double compute_free = 0;
     double dim_free[kMaxDimensions] = {};
-    bool has_chain = false;  // the builder's last_chain
-    double chain_end = 0;
-    bool has_carry = false;  // overlapped ops the next pass waits for: their latest end
-    double carry_end = 0;
-    bool has_gradient = false;  // gradient reductions the optimizer waits for: their latest end
-    double gradient_end = 0;
+    StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
     // Summaries, as evaluate() and predict() form them.
@@ -56,7 +52,7 @@ struct StageState {
     double compute_busy = 0;
     bool chain_started = false;
     double chain_first_start = 0, chain_last_end = 0, chain_busy = 0;
-    std::vector<std::pair<double, double>>* intervals = nullptr;  // communication, for its busy time
+    std::pair<double, double>* intervals = nullptr;  // communication, for its busy time
     std::size_t interval_count = 0;
 
     // Every op on a stream ends no earlier than the one before it there, so
@@ -68,183 +64,88 @@ struct StageState {
     }
 };
 
-// What a pass of one global chunk in one direction does, decided once per point.
-struct PassPlan {
-    double compute_ns = 0, tp_ns = 0, ep_ns = 0, cp_ns = 0;
-    bool input = false, output = false;  // a receive first, a send last
-    bool zero3 = false;                  // ZeRO-3 gather beside, (backward) reduce-scatter after
-    bool bucketed = false;               // on the chunk's last backward pass: cut into buckets
-};
+// The layout's consumer that times each op as evaluate() would: a Deps is the
+// latest end of the ops to wait for (0: none; every time is >= 0).
+struct Timer {
+    using Deps = double;
+    static void join(double& into, const double& more) { into = std::max(into, more); }
 
-struct Replay {
-    Replay(const PredictInputs& i, const TrainingStepCosts& c, ReplayScratch& s) : in(i), costs(c), scratch(s) {}
-    const PredictInputs& in;
-    const TrainingStepCosts& costs;
-    ReplayScratch& scratch;
-    std::vector<StageState> stages;
-    std::vector<PassPlan> plans;  // [global chunk][direction: 0 forward, 1 backward]
+    std::vector<StageState>* stages = nullptr;
+    double* send_end = nullptr;
     std::uint64_t tp_mask = 0, ep_mask = 0, cp_mask = 0, dp_mask = 0, p2p_mask = 0;
-    bool overlap_tp = false;
-    int pp = 1, v = 1, global_chunks = 1, dims = 0;
-    std::vector<int> last_backward;  // per stage x virtual chunk: index of its last backward pass
 
-    std::size_t tag(long long micro_batch, int global, int direction) const {
-        return static_cast<std::size_t>((micro_batch * global_chunks + global) * 2 + direction);
+    std::uint64_t streams(StepOpKind kind) const {
+        switch (kind) {
+            case StepOpKind::ContextExchange: return cp_mask;
+            case StepOpKind::TensorCollectives: return tp_mask;
+            case StepOpKind::ExpertAllToAll: return ep_mask;
+            case StepOpKind::Send: return p2p_mask;
+            default: return dp_mask;  // ZeRO-3 gathers and reduce-scatters, gradient buckets
+        }
     }
 
-    // Runs stage s until a pass waits for a send not yet timed, or to its
-    // optimizer step. Returns whether anything ran. The state lives in locals
-    // inside the loop (the compiler keeps them in registers).
-    bool advance(int s) {
-        StageState& st = stages[static_cast<std::size_t>(s)];
-        const std::vector<Pass>& passes = scratch.passes[static_cast<std::size_t>(s)];
-        const std::size_t first = st.next_pass;
-        double* __restrict dim = st.dim_free;
-        std::pair<double, double>* __restrict intervals = st.intervals->data();
-        std::size_t n_intervals = st.interval_count;
-        double compute_free = st.compute_free, compute_busy = st.compute_busy, other_end = st.other_end;
-        bool has_chain = st.has_chain, has_carry = st.has_carry, has_gradient = st.has_gradient;
-        double chain_end = st.chain_end, carry_end = st.carry_end, gradient_end = st.gradient_end;
-        bool chain_started = st.chain_started;
-        double chain_first_start = st.chain_first_start, chain_last_end = st.chain_last_end, chain_busy = st.chain_busy;
-        double* send_end = scratch.send_end.data();
-
-        // An op on the streams in `mask` (none: on no stream), ready at `ready`.
-        auto communicate = [&](std::uint64_t mask, double ready, double duration, double& start) {
-            start = ready;
-            for (std::uint64_t m = mask; m; m &= m - 1) start = std::max(start, dim[std::countr_zero(m)]);
-            const double end = start + duration;
-            for (std::uint64_t m = mask; m; m &= m - 1) dim[std::countr_zero(m)] = end;
-            if (!mask) other_end = std::max(other_end, end);
-            if (end > start) intervals[n_intervals++] = {start, end};
-            return end;
-        };
-        auto compute = [&](double ready, double duration, double& start) {
-            start = std::max(ready, compute_free);
-            compute_free = start + duration;
-            compute_busy += compute_free - start;
-            return compute_free;
-        };
-        auto on_chain = [&](double start, double end) {  // predict()'s bubble
-            if (!chain_started) {
-                chain_started = true;
-                chain_first_start = start;
+    double op(const StepOp& s, double ready) {
+        StageState& st = (*stages)[static_cast<std::size_t>(s.stage)];
+        double start = 0, end = 0;
+        switch (s.kind) {
+            case StepOpKind::Receive: {  // ends with its send
+                const double sent = send_end[s.tag];
+                st.other_end = std::max(st.other_end, sent);
+                return sent;
             }
-            chain_busy += end - start;
-            chain_last_end = end;
-        };
-        auto gradient = [&](double end) {
-            gradient_end = has_gradient ? std::max(gradient_end, end) : end;
-            has_gradient = true;
-        };
-
-        bool blocked = false;
-        std::size_t i = st.next_pass;
-        for (; i < passes.size(); ++i) {
-            const Pass& pass = passes[i];
-            const int global = pass.chunk * pp + s;
-            const int direction = pass.forward ? 0 : 1;
-            const PassPlan& plan = plans[static_cast<std::size_t>(global * 2 + direction)];
-            double ready = 0;
-            if (plan.input) {
-                const double sent = send_end[tag(pass.micro_batch, global, direction)];
-                if (sent == kNotSent) {
-                    blocked = true;
-                    break;
-                }
-                other_end = std::max(other_end, sent);  // the receive ends with its send
-                ready = sent;
+            case StepOpKind::Compute:
+            case StepOpKind::OptimizerStep:
+                start = std::max(ready, st.compute_free);
+                end = start + s.duration_ns;
+                st.compute_free = end;
+                st.compute_busy += end - start;
+                break;
+            default: {  // on every network dimension its group spans (none: on no stream)
+                const std::uint64_t mask = streams(s.kind);
+                start = ready;
+                for (std::uint64_t m = mask; m; m &= m - 1) start = std::max(start, st.dim_free[std::countr_zero(m)]);
+                end = start + s.duration_ns;
+                for (std::uint64_t m = mask; m; m &= m - 1) st.dim_free[std::countr_zero(m)] = end;
+                if (!mask) st.other_end = std::max(st.other_end, end);
+                if (end > start) st.intervals[st.interval_count++] = {start, end};
+                if (s.kind == StepOpKind::Send) send_end[s.tag] = end;
             }
-            if (has_carry) ready = std::max(ready, carry_end);
-            has_carry = false;
-            carry_end = 0;
-            if (has_chain) ready = std::max(ready, chain_end);
-            const ChunkCosts& cc = costs.chunks[static_cast<std::size_t>(global)];
-            double start = 0;
-            const bool bucketed = plan.bucketed && static_cast<int>(i) == last_backward[static_cast<std::size_t>(s * v + pass.chunk)];
-            if (!bucketed && !plan.zero3 && !overlap_tp) {
-                // The usual pass, the same ops as below without their cases:
-                // [cp beside] compute [tp] [ep] [send].
-                const double beside = plan.cp_ns > 0 ? std::max(ready, communicate(cp_mask, ready, plan.cp_ns, start)) : ready;
-                double chain_op = compute(beside, plan.compute_ns, start);
-                on_chain(start, chain_op);
-                if (plan.tp_ns > 0) {
-                    const double end = communicate(tp_mask, chain_op, plan.tp_ns, start);
-                    on_chain(start, end);
-                    chain_op = end;
-                }
-                if (plan.ep_ns > 0) {
-                    const double end = communicate(ep_mask, chain_op, plan.ep_ns, start);
-                    on_chain(start, end);
-                    chain_op = end;
-                }
-                has_chain = true;
-                chain_end = chain_op;
-                if (plan.output)
-                    send_end[tag(pass.micro_batch, pass.forward ? global + 1 : global - 1, direction)] =
-                        communicate(p2p_mask, chain_op, costs.send_ns, start);
-                continue;
-            }
-            // Overlapped communication beside the compute.
-            double beside = ready;
-            if (plan.cp_ns > 0) beside = std::max(beside, communicate(cp_mask, ready, plan.cp_ns, start));
-            if (plan.zero3) beside = std::max(beside, communicate(dp_mask, ready, cc.zero3_gather_ns, start));
-            const int buckets = bucketed ? cc.gradient_buckets : 1;
-            double chain_op = 0;
-            for (int b = 0; b < buckets; ++b) {
-                const double compute_ready = b == 0 ? beside : chain_op;
-                chain_op = compute(compute_ready, plan.compute_ns / buckets, start);
-                on_chain(start, chain_op);
-                if (plan.tp_ns > 0 && overlap_tp) {
-                    const double end = communicate(tp_mask, compute_ready, plan.tp_ns / buckets, start);
-                    carry_end = has_carry ? std::max(carry_end, end) : end;
-                    has_carry = true;
-                } else if (plan.tp_ns > 0) {
-                    const double end = communicate(tp_mask, chain_op, plan.tp_ns / buckets, start);
-                    on_chain(start, end);
-                    chain_op = end;
-                }
-                if (plan.ep_ns > 0) {
-                    const double end = communicate(ep_mask, chain_op, plan.ep_ns / buckets, start);
-                    on_chain(start, end);
-                    chain_op = end;
-                }
-                if (bucketed) gradient(communicate(dp_mask, chain_op, cc.gradient_bucket_ns, start));
-            }
-            if (plan.zero3 && direction == 1) gradient(communicate(dp_mask, chain_op, cc.zero3_reduce_scatter_ns, start));
-            has_chain = true;
-            chain_end = chain_op;
-            if (plan.output)
-                send_end[tag(pass.micro_batch, pass.forward ? global + 1 : global - 1, direction)] =
-                    communicate(p2p_mask, chain_op, costs.send_ns, start);
         }
-        if (!blocked) {
-            // Optimizer step: after every gradient reduction, the chain and the overlapped ops.
-            double ready = has_gradient ? gradient_end : 0;
-            if (has_chain) ready = std::max(ready, chain_end);
-            if (has_carry) ready = std::max(ready, carry_end);
-            double start = 0;
-            compute(ready, costs.optimizer_ns[static_cast<std::size_t>(s)], start);
-            st.done = true;
+        if (s.on_chain) {  // predict()'s bubble
+            if (!st.chain_started) {
+                st.chain_started = true;
+                st.chain_first_start = start;
+            }
+            st.chain_busy += end - start;
+            st.chain_last_end = end;
         }
-        st.next_pass = i;
-        st.interval_count = n_intervals;
-        st.compute_free = compute_free;
-        st.compute_busy = compute_busy;
-        st.other_end = other_end;
-        st.has_chain = has_chain;
-        st.has_carry = has_carry;
-        st.has_gradient = has_gradient;
-        st.chain_end = chain_end;
-        st.carry_end = carry_end;
-        st.gradient_end = gradient_end;
-        st.chain_started = chain_started;
-        st.chain_first_start = chain_first_start;
-        st.chain_last_end = chain_last_end;
-        st.chain_busy = chain_busy;
-        return st.done || i != first;
+        return end;
     }
 };
+
+// Runs stage s until a pass waits for a send not yet timed, or to its
+// optimizer step. Returns whether anything ran.
+bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, StageState& st, Timer& timer) {
+    const std::vector<Pass>& passes = scratch.passes[static_cast<std::size_t>(s)];
+    const std::vector<int>& last_backward = scratch.last_backward[static_cast<std::size_t>(s)];
+    const std::size_t first = st.next_pass;
+    std::size_t i = first;
+    for (; i < passes.size(); ++i) {
+        const Pass& pass = passes[i];
+        const int global = pass.chunk * layout.stages + s;
+        if (layout.pass(global, pass.forward).input &&
+            timer.send_end[layout.tag(pass.micro_batch, global, pass.forward)] == kNotSent)
+            break;
+        const bool last = !pass.forward && last_backward[static_cast<std::size_t>(pass.chunk)] == static_cast<int>(i);
+        lay_out_pass(layout, s, pass, last, st.cursor, timer);
+    }
+    st.next_pass = i;
+    if (i == passes.size()) {
+        lay_out_optimizer(layout, s, st.cursor, timer);
+        st.done = true;
+    }
+    return st.done || i != first;
+}
 
 // evaluate()'s union of intervals: sorted by (start, end), merged, the merged
 // lengths summed in that order. The intervals come nearly sorted (out of
@@ -275,7 +176,11 @@ void prepare_schedules(const ParallelPlan& p, int stages, ReplayScratch& scratch
     const ReplayScratch::ScheduleKey key{p.schedule, p.pp, p.vpp, p.micro_batches(), stages};
     if (scratch.passes_for == key && static_cast<int>(scratch.passes.size()) == stages) return;
     scratch.passes.resize(static_cast<std::size_t>(stages));
-    for (int s = 0; s < stages; ++s) scratch.passes[static_cast<std::size_t>(s)] = stage_schedule(p, s);
+    scratch.last_backward.resize(static_cast<std::size_t>(stages));
+    for (int s = 0; s < stages; ++s) {
+        scratch.passes[static_cast<std::size_t>(s)] = stage_schedule(p, s);
+        scratch.last_backward[static_cast<std::size_t>(s)] = last_backward_passes(scratch.passes[static_cast<std::size_t>(s)], p.vpp);
+    }
     scratch.passes_for = key;
 }
 
@@ -294,90 +199,67 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     if (!costs_usable(costs)) return full_prediction(in);
 
     const ParallelPlan& p = in.plan;
-    Replay replay(in, costs, scratch);
-    const bool layered = in.model.kind == ModelKind::LayerList;
-    replay.pp = costs.stages;
-    replay.v = costs.virtual_chunks;
-    replay.global_chunks = replay.pp * replay.v;
-    replay.dims = dims;
+    const bool layer_list = in.model.kind == ModelKind::LayerList;
+    const StepLayout layout = make_step_layout(costs, p, layer_list);
+    const int pp = layout.stages;
     const ParallelGroups& g = costs.groups;
-    replay.tp_mask = dimension_mask(g.tp, dims);
-    replay.ep_mask = dimension_mask(layered ? g.dp : g.ep, dims);
-    replay.cp_mask = dimension_mask(g.cp, dims);
-    replay.dp_mask = dimension_mask(g.dp, dims);
-    replay.p2p_mask = dimension_mask(g.pp_neighbour, dims);
-    replay.overlap_tp = p.tp_comm_overlap;
-    const bool dp_many = g.dp.size() > 1;
-    replay.plans.resize(static_cast<std::size_t>(replay.global_chunks) * 2);
+    Timer timer;
+    timer.tp_mask = dimension_mask(g.tp, dims);
+    timer.ep_mask = dimension_mask(layer_list ? g.dp : g.ep, dims);
+    timer.cp_mask = dimension_mask(g.cp, dims);
+    timer.dp_mask = dimension_mask(g.dp, dims);
+    timer.p2p_mask = dimension_mask(g.pp_neighbour, dims);
     int most_buckets = 1;
-    for (int global = 0; global < replay.global_chunks; ++global) {
-        const ChunkCosts& cc = costs.chunks[static_cast<std::size_t>(global)];
-        most_buckets = std::max(most_buckets, cc.gradient_buckets);
-        for (int direction = 0; direction < 2; ++direction) {
-            const bool forward = direction == 0;
-            const PassCost& cost = forward ? cc.forward : cc.backward;
-            PassPlan& plan = replay.plans[static_cast<std::size_t>(global * 2 + direction)];
-            plan.compute_ns = cost.compute_ns;
-            plan.tp_ns = cost.tp_comm_ns;
-            plan.ep_ns = cost.ep_comm_ns;
-            plan.cp_ns = cost.cp_comm_ns;
-            plan.input = !layered && (forward ? global > 0 : global < replay.global_chunks - 1);
-            plan.output = !layered && (forward ? global < replay.global_chunks - 1 : global > 0);
-            plan.zero3 = p.zero >= 3 && cc.parameters > 0 && dp_many;
-            plan.bucketed = !forward && p.zero < 3 && dp_many && cc.parameters > 0;
-        }
-    }
-    replay.stages.resize(static_cast<std::size_t>(replay.pp));
-    prepare_schedules(p, replay.pp, scratch);
-    if (scratch.intervals.size() < static_cast<std::size_t>(replay.pp)) scratch.intervals.resize(static_cast<std::size_t>(replay.pp));
-    replay.last_backward.assign(static_cast<std::size_t>(replay.pp * replay.v), -1);
-    for (int s = 0; s < replay.pp; ++s) {
-        const std::vector<Pass>& passes = scratch.passes[static_cast<std::size_t>(s)];
-        for (std::size_t i = passes.size(); i-- > 0;) {
-            int& last = replay.last_backward[static_cast<std::size_t>(s * replay.v + passes[i].chunk)];
-            if (!passes[i].forward && last < 0) last = static_cast<int>(i);
-        }
+    for (const PassLayout& pl : layout.passes) most_buckets = std::max(most_buckets, pl.buckets);
+
+    std::vector<StageState> stages(static_cast<std::size_t>(pp));
+    timer.stages = &stages;
+    prepare_schedules(p, pp, scratch);
+    if (scratch.intervals.size() < static_cast<std::size_t>(pp)) scratch.intervals.resize(static_cast<std::size_t>(pp));
+    for (int s = 0; s < pp; ++s) {
         // Room for every communication op: at most 3 per pass (beside ops,
         // the tp and ep collectives, the send), 3 per gradient bucket, and the
         // ZeRO-3 reduce-scatter.
         std::vector<std::pair<double, double>>& room = scratch.intervals[static_cast<std::size_t>(s)];
-        room.resize(passes.size() * 6 + static_cast<std::size_t>(replay.v) * (static_cast<std::size_t>(most_buckets) * 3 + 1));
-        replay.stages[static_cast<std::size_t>(s)].intervals = &room;
+        room.resize(scratch.passes[static_cast<std::size_t>(s)].size() * 6 +
+                    static_cast<std::size_t>(layout.virtual_chunks) * (static_cast<std::size_t>(most_buckets) * 3 + 1));
+        stages[static_cast<std::size_t>(s)].intervals = room.data();
     }
-    const std::size_t tags = static_cast<std::size_t>(p.micro_batches()) * static_cast<std::size_t>(replay.global_chunks) * 2;
-    scratch.send_end.assign(replay.pp > 1 && !layered ? tags : 0, kNotSent);
+    scratch.send_end.assign(pp > 1 && !layer_list ? static_cast<std::size_t>(layout.tags(p.micro_batches())) : 0, kNotSent);
+    timer.send_end = scratch.send_end.data();
 
     // The stages in turn, each as far as its receives allow, until all are
     // done: first to last (activations flow down), then last to first
     // (gradients flow up), so that each visit finds work. The order changes
     // no number: a stage's ops wait only for its own streams and for sends.
-    for (int remaining = replay.pp, round = 0; remaining > 0; ++round) {
+    for (int remaining = pp, round = 0; remaining > 0; ++round) {
         bool progressed = false;
-        for (int k = 0; k < replay.pp; ++k) {
-            const int s = round % 2 == 0 ? k : replay.pp - 1 - k;
-            if (replay.stages[static_cast<std::size_t>(s)].done) continue;
-            if (replay.advance(s)) progressed = true;
-            if (replay.stages[static_cast<std::size_t>(s)].done) --remaining;
+        for (int k = 0; k < pp; ++k) {
+            const int s = round % 2 == 0 ? k : pp - 1 - k;
+            StageState& st = stages[static_cast<std::size_t>(s)];
+            if (st.done) continue;
+            if (advance(layout, scratch, s, st, timer)) progressed = true;
+            if (st.done) --remaining;
         }
         if (!progressed) return full_prediction(in);  // a receive without its send: predict() reports it
     }
 
     int slowest = 0;
     double slowest_wall = 0;
-    for (int s = 0; s < replay.pp; ++s) {
-        const double wall = replay.stages[static_cast<std::size_t>(s)].wall(dims);
+    for (int s = 0; s < pp; ++s) {
+        const double wall = stages[static_cast<std::size_t>(s)].wall(dims);
         r.iteration_ns = std::max(r.iteration_ns, wall);
         if (s == 0 || wall > slowest_wall) {
             slowest = s;
             slowest_wall = wall;
         }
     }
-    const StageState& role = replay.stages[static_cast<std::size_t>(slowest)];
+    const StageState& role = stages[static_cast<std::size_t>(slowest)];
     r.compute_ns = role.compute_busy;
-    r.comm_ns = union_length(role.intervals->data(), role.interval_count);
+    r.comm_ns = union_length(role.intervals, role.interval_count);
     r.exposed_comm_ns = std::max(0.0, slowest_wall - role.compute_busy);
     double worst = 0;
-    for (const StageState& st : replay.stages)
+    for (const StageState& st : stages)
         if (st.chain_started) worst = std::max(worst, st.chain_last_end - st.chain_first_start - st.chain_busy);
     r.bubble_ns = std::max(0.0, worst);
     complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);

@@ -8,33 +8,31 @@
 // A sweep point with hundreds of micro-batches is thousands of ops, and
 // building them costs far more than timing them.
 //
-// The replay takes the same priced pieces (price_training_step) and the same
-// schedules (stage_schedule), and visits each stage's ops in the builder's
-// order without storing them, keeping per stage only what later ops read:
-// when each stream is free, the end of the last op on the critical chain, of
-// the overlapped ops the next pass waits for, and of the gradient reductions
-// the optimizer waits for; a table of send ends per message tag. A stage stops
-// at a receive whose send has not been timed yet and the next stage goes on;
-// within a stage every op after a receive depends on it, so each stream sees
-// its ops in the order the evaluator gives them, and every start, end and sum
-// is the same floating-point operation on the same numbers as in evaluate()
-// and predict(): the results are identical to the last bit (tests/sweep_replay_test.cpp
-// checks it over models, systems and plans).
+// The replay walks the same layout (workload/step_layout.h: the same priced
+// pieces, the same schedules, the same function that orders a pass's ops)
+// with a consumer that times each op as it comes instead of storing it,
+// keeping per stage only what later ops read: when each stream is free, the
+// end of the last op on the critical chain, of the overlapped ops the next
+// pass waits for, and of the gradient reductions the optimizer waits for; a
+// table of send ends per message tag. A stage stops at a receive whose send
+// has not been timed yet and the next stage goes on; within a stage every op
+// after a receive depends on it, so each stream sees its ops in the order the
+// evaluator gives them, and every start, end and sum is the same
+// floating-point operation on the same numbers as in evaluate() and
+// predict(): the results are identical to the last bit
+// (tests/sweep_replay_test.cpp checks it on fixed grids and on random plans).
 //
 // The busy communication time is the union of the stage's communication
 // intervals, merged in (start, end) order as evaluate() does; the wall time of
 // a stage is the latest of its streams' last ends (ops on one stream end in
 // order); the pipeline bubble is predict()'s: the span of each stage's
 // critical chain minus its busy time.
-//
-// The replay restates how build_training_step lays out a pass (which ops, on
-// which streams, after which others). A change there must be made here too:
-// tests/sweep_replay_test.cpp compares the two and fails until it is.
 #include <utility>
 #include <vector>
 
 #include "predict/predict.h"
-#include "workload/training_step.h"
+#include "plan/pipeline_schedule.h"
+#include "workload/step_costs.h"
 
 namespace dtcalc {
 
@@ -51,6 +49,7 @@ struct ReplayScratch {
     };
     ScheduleKey passes_for;                 ///< the plan `passes` were made for
     std::vector<std::vector<Pass>> passes;  ///< per stage
+    std::vector<std::vector<int>> last_backward;  ///< per stage: last_backward_passes() of its passes
 };
 
 /// predict(in) without `step` and `schedule` (left empty). Falls back to

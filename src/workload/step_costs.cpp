@@ -1,0 +1,218 @@
+#include "workload/step_costs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "collective/collective_cost.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "model/transformer_costs.h"
+
+namespace dtcalc {
+namespace {
+
+constexpr double kBucketParameters = 40e6;  // Megatron-LM's default DDP bucket (40M elements)
+constexpr double kOptimizerBytesPerParameter = 34;  // Adam: read fp32 master, m, v, grad (16); write master, m, v (12); bf16 weight (2); grad reset (4)
+
+// Collective times on this system, remembered per (kind, bytes, group).
+class CommPricer {
+public:
+    explicit CommPricer(const TrainingStepInputs& in) : in_(in) {}
+
+    double operator()(CollectiveKind kind, double bytes, const CommGroup& group) {
+        if (group.size() <= 1 || bytes <= 0) return 0;
+        // A model's tensors are doubles; one past 1 PiB (or not finite) is no message a system can send.
+        if (!(bytes <= static_cast<double>(kMaxMessageBytes)))
+            throw InputError({"", 0, 0, "model"}, fmt::format("out of range: one {} moves {:.0f} B; sizes from 0 B to "
+                                                              "1 PiB (2^50 B) are accepted",
+                                                              collective_kind_name(kind), bytes));
+        const auto b = static_cast<std::uint64_t>(std::llround(bytes));
+        const auto key = std::make_tuple(static_cast<int>(kind), b, group.members);
+        CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+        const double ns = collective_time(*in_.network, *in_.system, in_.backend, {kind, b, group}).time_ns;
+        cache.emplace(key, ns);
+        return ns;
+    }
+
+private:
+    const TrainingStepInputs& in_;
+    CollectivePriceCache cache_;
+};
+
+struct LayerTimes {
+    double forward = 0, backward = 0, attention_forward = 0, flops_forward = 0;
+};
+
+LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, const TrainingDevice& d) {
+    const LayerSplit split{p.tp, p.cp, p.ep, p.sequence_parallel};
+    const LayerForwardWork w = layer_forward_work(m, p.mbs, p.sequence(m), split, 2.0);
+    const double per_gemm = w.gemms > 0 ? w.gemm_flops / w.gemms : 0;
+    // Time the GEMMs as `gemms` equal GEMMs of the average size.
+    const double gemm = w.gemms * gemm_time_ns(d, p.precision, per_gemm, w.gemms > 0 ? w.gemm_bytes / w.gemms : 0);
+    // A causal mask lets fused attention skip the masked half of the square
+    // (model FLOPs still count all of it, as Megatron's formula does).
+    const double attention = attention_time_ns(d, w.attention_flops / 2, w.attention_bytes);
+    const double cast = p.precision == Precision::FP8 ? memory_time_ns(d, d.fp8_cast_bytes_per_element * w.gemm_input_elements) : 0.0;
+    const double elementwise = memory_time_ns(d, w.elementwise_bytes) + cast;
+    LayerTimes t;
+    t.forward = gemm + attention + elementwise;
+    t.backward = 2 * gemm + 2 * attention + 2 * elementwise;
+    t.attention_forward = attention;
+    t.flops_forward = w.gemm_flops + w.attention_flops;
+    if (p.recompute == Recompute::Full) t.backward += t.forward;
+    if (p.recompute == Recompute::Selective) t.backward += attention;
+    return t;
+}
+
+ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, const ParallelGroups& g, int global_chunk,
+                             int global_chunks) {
+    const ModelSpec& m = *in.model;
+    const ParallelPlan& p = *in.plan;
+    const TrainingDevice& d = *in.device;
+    ChunkCosts c;
+    c.layers = m.layers / global_chunks;
+    const LayerTimes lt = transformer_layer_times(m, p, d);
+    c.forward.compute_ns = c.layers * lt.forward;
+    c.backward.compute_ns = c.layers * lt.backward;
+    c.forward.flops = c.layers * lt.flops_forward;
+    c.backward.flops = 2 * c.forward.flops;
+    c.parameters = c.layers * layer_parameters_per_rank(m, p.tp, p.ep);
+
+    const double seq = p.sequence(m);
+    const double tokens = p.mbs * seq / p.cp;
+    const double h = m.hidden;
+    // Tensor parallel: two collectives per layer each way.
+    double tp_layer = 0;
+    if (p.tp > 1) {
+        const double bytes = tokens * h * 2;
+        tp_layer = p.sequence_parallel
+                       ? 2 * (price(CollectiveKind::AllGather, bytes, g.tp) + price(CollectiveKind::ReduceScatter, bytes, g.tp))
+                       : 2 * price(CollectiveKind::AllReduce, bytes, g.tp);
+    }
+    c.forward.tp_comm_ns = c.layers * tp_layer;
+    c.backward.tp_comm_ns = c.layers * tp_layer * (p.recompute == Recompute::Full ? 2 : 1);
+    // Experts: dispatch and combine all-to-alls each way.
+    if (m.is_moe() && p.ep > 1) {
+        const double routed = tokens * m.top_k / (p.sequence_parallel ? p.tp : 1) * h * 2;
+        const double a2a = 2 * price(CollectiveKind::AllToAll, routed, g.ep);
+        c.forward.ep_comm_ns = c.layers * a2a;
+        c.backward.ep_comm_ns = c.layers * a2a * (p.recompute == Recompute::Full ? 2 : 1);
+    }
+    // Context parallel: keys and values of the whole sequence, gathered forward, reduced backward.
+    if (p.cp > 1) {
+        const double kv = static_cast<double>(m.kv_heads) * m.head_dim();
+        const double bytes = p.mbs * seq * 2 * kv * 2 / p.tp;
+        c.forward.cp_comm_ns = c.layers * price(CollectiveKind::AllGather, bytes, g.cp);
+        c.backward.cp_comm_ns = c.layers * price(CollectiveKind::ReduceScatter, bytes, g.cp);
+    }
+    // The first global chunk looks up embeddings; the last computes logits and the loss.
+    if (global_chunk == 0) {
+        const double lookup = memory_time_ns(d, tokens * h * 2 * 2);
+        c.forward.compute_ns += lookup;
+        c.backward.compute_ns += lookup;
+        c.parameters += embedding_parameters(m) / p.tp;
+    }
+    if (global_chunk == global_chunks - 1) {
+        const GemmShape logits{tokens, static_cast<double>(m.vocab) / p.tp, h};
+        const double gemm = gemm_time_ns(d, p.precision, logits.flops(), logits.bytes(2));
+        const double loss = memory_time_ns(d, tokens * m.vocab / p.tp * 4 * 3);
+        c.forward.compute_ns += gemm + loss;
+        c.backward.compute_ns += 2 * gemm + loss;
+        c.forward.flops += logits.flops();
+        c.backward.flops += 2 * logits.flops();
+        if (!(m.tied_embeddings && global_chunks == 1)) c.parameters += embedding_parameters(m) / p.tp;
+    }
+    return c;
+}
+
+ChunkCosts layer_list_chunk(const TrainingStepInputs& in, CommPricer& price, const ParallelGroups& g) {
+    const ModelSpec& m = *in.model;
+    const ParallelPlan& p = *in.plan;
+    const TrainingDevice& d = *in.device;
+    ChunkCosts c;
+    c.layers = static_cast<int>(m.listed.size());
+    for (const ListedLayer& l : m.listed) {
+        const double flops = l.forward_flops * p.mbs;
+        const double act = l.activation_bytes * p.mbs;
+        const double fwd = gemm_time_ns(d, p.precision, flops, act * 2 + l.parameters * 2) +
+                           memory_time_ns(d, l.lookup_bytes * p.mbs);
+        c.forward.compute_ns += fwd;
+        c.backward.compute_ns += 2 * fwd;
+        c.forward.flops += flops;
+        c.backward.flops += 2 * flops;
+        if (l.embedding) {
+            // Model-parallel tables: the looked-up rows are exchanged by all-to-all each way.
+            const double a2a = price(CollectiveKind::AllToAll, act * p.dp, g.dp);
+            c.forward.ep_comm_ns += a2a;
+            c.backward.ep_comm_ns += a2a;
+        } else {
+            c.parameters += l.parameters;
+        }
+    }
+    return c;
+}
+
+}  // namespace
+
+TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
+    const ModelSpec& m = *in.model;
+    const ParallelPlan& p = *in.plan;
+    if (p.precision == Precision::FP8 && in.device->peak_tflops_fp8 <= 0)
+        throw InputError({"--precision", 0, 0, ""}, "fp8 needs a device with an fp8 peak; this system has none");
+    // A preset's device has a name; one read from --network/--system files has none.
+    const char* source = in.device->name.empty() ? "--system" : "--preset";
+    if (!(in.device->peak_tflops_bf16 > 0))
+        throw InputError({source, 0, 0, "peak-perf"},
+                         in.device->name.empty()
+                             ? "the system gives no compute peak to time the model with: add peak-perf (TFLOP/s)"
+                             : "the system gives no compute peak to time the model with: add peak-perf (TFLOP/s) to "
+                               "its [system] table, or a [compute] table");
+    if (!(in.device->hbm_gbps > 0))
+        throw InputError({source, 0, 0, ""}, "the system gives no memory bandwidth to time the model with");
+
+    TrainingStepCosts out;
+    out.groups = map_parallel_groups(*in.network, p);
+    const ParallelGroups& g = out.groups;
+    CommPricer price(in);
+    const bool layered = m.kind == ModelKind::LayerList;
+    out.stages = layered ? 1 : p.pp;
+    out.virtual_chunks = layered ? 1 : p.vpp;
+    const int pp = out.stages;
+    const int v = out.virtual_chunks;
+    const int global_chunks = pp * v;
+
+    // Costs per global chunk (stage s, virtual chunk c -> global c * pp + s).
+    out.chunks.resize(static_cast<std::size_t>(global_chunks));
+    for (int gc = 0; gc < global_chunks; ++gc) {
+        ChunkCosts& cc = out.chunks[static_cast<std::size_t>(gc)];
+        cc = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, gc, global_chunks);
+        if (p.zero < 3 && g.dp.size() > 1 && cc.parameters > 0) {
+            cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / kBucketParameters)), 1, std::max(cc.layers, 1));
+            const CollectiveKind kind = p.zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
+            cc.gradient_bucket_ns = price(kind, cc.parameters * 2 / cc.gradient_buckets, g.dp);
+        }
+        if (p.zero >= 3 && g.dp.size() > 1 && cc.parameters > 0) {
+            cc.zero3_gather_ns = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp);
+            cc.zero3_reduce_scatter_ns = price(CollectiveKind::ReduceScatter, cc.parameters * 2, g.dp);
+        }
+    }
+    const double seq = layered ? 1 : p.sequence(m);
+    out.activation_message_bytes = layered ? 0 : p.mbs * seq / p.cp * m.hidden * 2 / p.tp;
+    out.send_ns = price(CollectiveKind::SendRecv, out.activation_message_bytes, g.pp_neighbour);
+    out.optimizer_ns.resize(static_cast<std::size_t>(pp));
+    for (int s = 0; s < pp; ++s) {
+        double stage_parameters = 0;
+        for (int c = 0; c < v; ++c) stage_parameters += out.chunks[static_cast<std::size_t>(c * pp + s)].parameters;
+        const double shard = stage_parameters / (p.zero >= 1 ? p.dp : 1);
+        out.optimizer_ns[static_cast<std::size_t>(s)] = memory_time_ns(*in.device, shard * kOptimizerBytesPerParameter);
+    }
+    return out;
+}
+
+}  // namespace dtcalc

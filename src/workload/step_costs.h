@@ -1,0 +1,80 @@
+#pragma once
+// What each piece of one training step costs on one rank: per global pipeline
+// chunk, the compute of its forward and backward pass for one micro-batch and
+// the collectives each pass needs (tensor-, context- and expert-parallel), its
+// gradient reduction (in buckets, or ZeRO-3's per-pass gathers and
+// reduce-scatters); the stage-to-stage send; each stage's optimizer step.
+// The step's layout (workload/step_layout.h) puts these pieces in order.
+//
+// Compute is the layers' work timed on the device (compute/training_device.h):
+// forward = GEMMs + attention + elementwise; backward = twice the forward's
+// GEMMs and attention, twice its elementwise traffic; full recompute adds a
+// forward to each backward, selective recompute the attention. The first
+// global chunk adds the embedding lookup, the last the logits GEMM and loss.
+// The optimizer step streams the optimizer state through memory once.
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "collective/backend.h"
+#include "compute/training_device.h"
+#include "model/model_spec.h"
+#include "network/network.h"
+#include "plan/group_mapping.h"
+#include "plan/parallel_plan.h"
+#include "system/system_config.h"
+
+namespace dtcalc {
+
+/// Collective times, (kind, bytes, group members) -> ns, for one network,
+/// system and backend: callers that price many plans on the same system (a
+/// sweep's points) keep one and pass it in TrainingStepInputs::prices.
+using CollectivePriceCache = std::map<std::tuple<int, std::uint64_t, std::vector<int>>, double>;
+
+struct TrainingStepInputs {
+    const ModelSpec* model = nullptr;
+    const ParallelPlan* plan = nullptr;
+    const TrainingDevice* device = nullptr;
+    const Network* network = nullptr;
+    const SystemConfig* system = nullptr;
+    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    CollectivePriceCache* prices = nullptr;  ///< optional: shared between calls on this network, system and backend
+};
+
+/// What one forward or backward pass of one chunk (a stage's layers, or one
+/// virtual chunk of them) costs on one rank for one micro-batch.
+struct PassCost {
+    double compute_ns = 0;
+    double tp_comm_ns = 0;       ///< blocking, tensor-parallel dimensions (beside the compute with tp_comm_overlap)
+    double ep_comm_ns = 0;       ///< blocking, expert-parallel dimensions
+    double cp_comm_ns = 0;       ///< overlapped, context-parallel dimensions
+    double flops = 0;
+};
+
+struct ChunkCosts {
+    PassCost forward, backward;
+    double parameters = 0;  ///< per rank
+    int layers = 0;
+    int gradient_buckets = 1;          ///< the chunk's last backward pass is cut into this many parts
+    double gradient_bucket_ns = 0;     ///< each part's gradient reduction over dp (ZeRO < 3)
+    double zero3_gather_ns = 0;        ///< ZeRO-3: parameter all-gather beside each pass
+    double zero3_reduce_scatter_ns = 0;  ///< ZeRO-3: gradient reduce-scatter after each backward pass
+};
+
+struct TrainingStepCosts {
+    ParallelGroups groups;
+    int stages = 1;          ///< roles of the DAG (pp; 1 for layer-list models)
+    int virtual_chunks = 1;  ///< per stage (vpp; 1 for layer-list models)
+    std::vector<ChunkCosts> chunks;  ///< per global chunk: stage s, virtual chunk c -> c x stages + s
+    double activation_message_bytes = 0;  ///< stage-to-stage send
+    double send_ns = 0;
+    std::vector<double> optimizer_ns;  ///< per stage
+};
+
+/// Throws InputError for a plan whose groups do not fit the network, or a
+/// device that cannot time the plan (fp8 without an fp8 peak). The plan must
+/// pass plan_problems().
+TrainingStepCosts price_training_step(const TrainingStepInputs& in);
+
+}  // namespace dtcalc

@@ -1,0 +1,230 @@
+#pragma once
+// The ops of one training step, in order: written once, read by every
+// evaluator of the step. The DAG builder (workload/training_step.h) turns each
+// op into a graph node for predict(), its trace and its per-layer report; the
+// sweep's timer (sweep/step_replay.h) times each op as it comes without
+// storing it. Both walk the same passes with the same function below, so
+// what a pass does, on which stream and after which other ops, is said here
+// and nowhere else.
+//
+// One role per pipeline stage: every data-, tensor-, context- and
+// expert-parallel rank of a stage does the same work at the same time. Per
+// stage, the pipeline schedule (plan/pipeline_schedule.h) orders forward and
+// backward passes of micro-batches and virtual chunks. Each pass is
+//
+//   [receive from the neighbouring chunk]
+//   beside the compute: context-parallel key/value exchange, ZeRO-3 parameter
+//       all-gather (overlapped, as Megatron and FSDP prefetch them)
+//   compute -> tensor-parallel collectives (blocking; with tp_comm_overlap
+//       beside the compute, and the next pass waits for them)
+//           -> expert all-to-alls (blocking)
+//   [send to the neighbouring chunk]
+//
+// after the previous pass's last blocking op and its overlapped ops. The last
+// backward pass of each chunk is cut into gradient buckets: each part's
+// compute and collectives, then its gradient reduction over data parallelism
+// (reduce-scatter with ZeRO >= 1, else all-reduce), overlapping the rest of
+// the pass. With ZeRO-3 every backward pass ends with a gradient
+// reduce-scatter instead. The optimizer step follows every gradient
+// reduction, the last pass and its overlapped ops. (ZeRO >= 1's parameter
+// all-gather after the step is overlapped with the next iteration's forward,
+// as Megatron's overlap-param-gather does, and not counted.)
+//
+// A consumer `Out` supplies:
+//   using Deps = ...;                         a set of ops to wait for ({} = none)
+//   static void join(Deps& into, const Deps& more);
+//   Deps op(const StepOp& op, const Deps& after);   lays out one op, returns it as a Deps
+// Ops of one stage arrive in the order the stage runs them.
+#include <cstddef>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+#include "plan/pipeline_schedule.h"
+#include "workload/step_costs.h"
+
+namespace dtcalc {
+
+enum class StepOpKind : unsigned char {
+    Receive,             ///< the neighbouring chunk's activation (forward) or gradient (backward)
+    ContextExchange,     ///< context-parallel key/value exchange, beside the compute
+    Zero3Gather,         ///< ZeRO-3 parameter all-gather, beside the compute
+    Compute,             ///< the pass (or one gradient bucket's part of it)
+    TensorCollectives,   ///< tensor-parallel collectives of the pass (or part)
+    ExpertAllToAll,      ///< expert dispatch and combine (layer lists: embedding exchange)
+    GradientBucket,      ///< one bucket's gradient reduction over data parallelism
+    Zero3ReduceScatter,  ///< ZeRO-3 gradient reduce-scatter after a backward pass
+    Send,                ///< to the neighbouring chunk
+    OptimizerStep,
+};
+
+/// One op of the step as the layout hands it to a consumer.
+struct StepOp {
+    StepOpKind kind = StepOpKind::Compute;
+    int stage = 0;
+    const Pass* pass = nullptr;  ///< nullptr for the optimizer step
+    int global_chunk = 0;
+    int part = 0, parts = 1;     ///< gradient bucket b of `parts` (Compute, TensorCollectives, ExpertAllToAll)
+    double duration_ns = 0;
+    double flops = 0;            ///< Compute
+    bool on_chain = false;       ///< compute or blocking communication: the stage's critical chain (its bubble)
+    bool overlapped = false;     ///< TensorCollectives beside the compute (tp_comm_overlap)
+    int peer_stage = -1;         ///< Receive, Send
+    long long tag = 0;           ///< Receive, Send: the message (micro-batch, receiving chunk, direction)
+};
+
+/// What one pass of one global chunk in one direction does, decided once per plan.
+struct PassLayout {
+    double compute_ns = 0, flops = 0, tp_ns = 0, ep_ns = 0, cp_ns = 0;
+    bool input = false, output = false;  ///< a receive first, a send last
+    bool zero3 = false;                  ///< ZeRO-3 gather beside; backward: reduce-scatter after
+    bool bucketed = false;               ///< the chunk's last backward pass is cut into gradient buckets
+    int buckets = 1;
+    double bucket_ns = 0, zero3_gather_ns = 0, zero3_reduce_scatter_ns = 0;
+};
+
+struct StepLayout {
+    int stages = 1;          ///< pp (1 for layer-list models)
+    int virtual_chunks = 1;  ///< vpp (1 for layer-list models)
+    int global_chunks = 1;
+    bool overlap_tp = false;
+    std::vector<PassLayout> passes;  ///< [global chunk x 2 + direction (0 forward, 1 backward)]
+    double send_ns = 0;
+    double send_bytes = 0;
+    std::vector<double> optimizer_ns;  ///< per stage
+
+    const PassLayout& pass(int global_chunk, bool forward) const {
+        return passes[static_cast<std::size_t>(global_chunk * 2 + (forward ? 0 : 1))];
+    }
+    /// The message of micro-batch `micro_batch` arriving at `global_chunk` in one direction.
+    long long tag(long long micro_batch, int global_chunk, bool forward) const {
+        return (micro_batch * global_chunks + global_chunk) * 2 + (forward ? 0 : 1);
+    }
+    long long tags(long long micro_batches) const { return micro_batches * global_chunks * 2; }
+};
+
+StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& plan, bool layer_list);
+
+/// Per virtual chunk, the index in `passes` of its last backward pass (-1 for none).
+std::vector<int> last_backward_passes(const std::vector<Pass>& passes, int virtual_chunks);
+
+/// Where one stage is in its walk: what the next pass and the optimizer wait for.
+template <class Deps>
+struct StageCursor {
+    Deps last_chain{};  ///< the previous pass's last blocking op
+    Deps carry{};       ///< its overlapped ops the next pass waits for
+    Deps gradient{};    ///< gradient reductions the optimizer waits for
+};
+
+/// Lays out pass `pass` of stage `stage`; `last_backward` says whether it is
+/// its chunk's last backward pass (the one cut into gradient buckets).
+template <class Out>
+void lay_out_pass(const StepLayout& layout, int stage, const Pass& pass, bool last_backward,
+                  StageCursor<typename Out::Deps>& cursor, Out& out) {
+    using Deps = typename Out::Deps;
+    const int pp = layout.stages;
+    const int global = pass.chunk * pp + stage;
+    const PassLayout& pl = layout.pass(global, pass.forward);
+    StepOp op;
+    op.stage = stage;
+    op.pass = &pass;
+    op.global_chunk = global;
+
+    Deps deps = std::move(cursor.carry);
+    cursor.carry = Deps{};
+    Out::join(deps, cursor.last_chain);
+    if (pl.input) {
+        op.kind = StepOpKind::Receive;
+        op.peer_stage = pass.forward ? (stage + pp - 1) % pp : (stage + 1) % pp;
+        op.tag = layout.tag(pass.micro_batch, global, pass.forward);
+        Out::join(deps, out.op(op, Deps{}));
+        op.peer_stage = -1;
+        op.tag = 0;
+    }
+    // Overlapped communication beside the compute.
+    Deps beside{};
+    if (pl.cp_ns > 0) {
+        op.kind = StepOpKind::ContextExchange;
+        op.duration_ns = pl.cp_ns;
+        Out::join(beside, out.op(op, deps));
+    }
+    if (pl.zero3) {
+        op.kind = StepOpKind::Zero3Gather;
+        op.duration_ns = pl.zero3_gather_ns;
+        Out::join(beside, out.op(op, deps));
+    }
+    const bool bucketed = last_backward && pl.bucketed;
+    const int buckets = bucketed ? pl.buckets : 1;
+    op.parts = buckets;
+    Deps chain{};
+    for (int b = 0; b < buckets; ++b) {
+        op.part = b;
+        Deps compute_deps{};
+        if (b == 0) {
+            compute_deps = deps;
+            Out::join(compute_deps, beside);
+        } else {
+            compute_deps = chain;
+        }
+        op.kind = StepOpKind::Compute;
+        op.duration_ns = pl.compute_ns / buckets;
+        op.flops = pl.flops / buckets;
+        op.on_chain = true;
+        chain = out.op(op, compute_deps);
+        op.flops = 0;
+        if (pl.tp_ns > 0) {
+            op.kind = StepOpKind::TensorCollectives;
+            op.duration_ns = pl.tp_ns / buckets;
+            if (layout.overlap_tp) {  // hidden behind the GEMMs: beside the compute; the next pass waits for both
+                op.on_chain = false;
+                op.overlapped = true;
+                Out::join(cursor.carry, out.op(op, compute_deps));
+                op.overlapped = false;
+            } else {
+                chain = out.op(op, chain);
+            }
+        }
+        if (pl.ep_ns > 0) {
+            op.kind = StepOpKind::ExpertAllToAll;
+            op.duration_ns = pl.ep_ns / buckets;
+            op.on_chain = true;
+            chain = out.op(op, chain);
+        }
+        op.on_chain = false;
+        if (bucketed) {
+            op.kind = StepOpKind::GradientBucket;
+            op.duration_ns = pl.bucket_ns;
+            Out::join(cursor.gradient, out.op(op, chain));
+        }
+    }
+    op.part = 0;
+    op.parts = 1;
+    op.on_chain = false;
+    if (pl.zero3 && !pass.forward) {
+        op.kind = StepOpKind::Zero3ReduceScatter;
+        op.duration_ns = pl.zero3_reduce_scatter_ns;
+        Out::join(cursor.gradient, out.op(op, chain));
+    }
+    if (pl.output) {
+        op.kind = StepOpKind::Send;
+        op.duration_ns = layout.send_ns;
+        op.peer_stage = pass.forward ? (stage + 1) % pp : (stage + pp - 1) % pp;
+        op.tag = layout.tag(pass.micro_batch, pass.forward ? global + 1 : global - 1, pass.forward);
+        out.op(op, chain);
+    }
+    cursor.last_chain = std::move(chain);
+}
+
+/// Lays out stage `stage`'s optimizer step, after its last pass.
+template <class Out>
+void lay_out_optimizer(const StepLayout& layout, int stage, StageCursor<typename Out::Deps>& cursor, Out& out) {
+    typename Out::Deps deps = cursor.gradient;
+    Out::join(deps, cursor.last_chain);
+    Out::join(deps, cursor.carry);
+    StepOp op;
+    op.kind = StepOpKind::OptimizerStep;
+    op.stage = stage;
+    op.duration_ns = layout.optimizer_ns[static_cast<std::size_t>(stage)];
+    out.op(op, deps);
+}
+
+}  // namespace dtcalc
