@@ -8,20 +8,31 @@
 namespace dtcalc {
 
 double layer_activation_bytes(const ModelSpec& m, const ParallelPlan& p) {
-    const double s = static_cast<double>(p.sequence(m)) / p.cp;
-    const double b = p.mbs;
+    const double seq = p.sequence(m);
+    const double tokens = seq / p.cp * p.mbs;  // this rank's tokens of one micro-batch
     const double h = m.hidden;
-    const double a = m.heads;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim();
+    const double f = m.ffn_hidden;
     const double t = p.tp;
     const bool sp = p.sequence_parallel && p.tp > 1;
-    switch (p.recompute) {
-        case Recompute::Full: return 2 * s * b * h / (sp ? t : 1.0);
-        case Recompute::Selective: return sp ? 34 * s * b * h / t : s * b * h * (10 + 24 / t);
-        case Recompute::None:
-            if (sp) return s * b * h / t * (34 + 5 * a * s / h);
-            return s * b * h * (10 + 24 / t + 5 * a * s / (h * t));
-    }
-    return 0;
+    const double outside = sp ? t : 1.0;  // what sequence parallelism splits outside the tensor-parallel region
+    if (p.recompute == Recompute::Full) return 2 * tokens * h / outside;  // the layer's input only
+    // Bytes per token (bf16, masks 1 byte), Korthikanti et al.'s inventory:
+    // outside the tensor-parallel region: both norms' inputs, the QKV and MLP
+    // GEMMs' inputs (2h each), two dropout masks (h each) = 10h;
+    const double replicated = 10 * h;
+    // inside it, split t ways: Q, K, V (h + 2 kv, grouped-query K and V
+    // smaller), the attention output (2h), the MLP's first GEMM output(s)
+    // (2f, gate and up 4f) and the activation's output (2f), for each expert
+    // a token visits. GPT (kv = h, f = 4h): 6h + 2h + 16h = 24h.
+    const double routed = m.is_moe() ? m.top_k : 1.0;
+    const double split = 2 * (h + 2 * kv) + 2 * h + routed * (2 * f * (m.gated_mlp ? 2.0 : 1.0) + 2 * f);
+    // Unfused attention keeps per head and query the softmax output (2 B), the
+    // dropout mask (1 B) and the dropout output (2 B) over every key: 5 a s.
+    // Selective recompute recomputes exactly these; flash attention never
+    // stores them.
+    const double scores = p.attention == AttentionKernel::Unfused && p.recompute == Recompute::None ? 5.0 * m.heads * seq : 0.0;
+    return tokens * (replicated / outside + (split + scores) / t);
 }
 
 double in_flight_micro_batches(const ParallelPlan& p, int stage) {

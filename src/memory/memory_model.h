@@ -9,14 +9,18 @@
 // - Activations of one layer for one micro-batch of b sequences of s tokens
 //   (per context-parallel rank), hidden h, heads a, tensor parallel t
 //   (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
-//   Transformer Models", section 4 and Table 2):
+//   Transformer Models", section 4 and Table 2), for unfused attention:
 //     no parallelism                 s b h (34 + 5 a s / h)
 //     tensor parallel                s b h (10 + 24/t + 5 a s / (h t))
 //     tensor + sequence parallel     s b h / t (34 + 5 a s / h)
 //     selective recompute            s b h (10 + 24/t)      (with SP: 34 s b h / t)
 //     full recompute                 2 s b h                (with SP: 2 s b h / t), plus one
 //                                    layer's full activations while it is recomputed
-//   These are the published forms for GPT-style layers (f = 4h, no GQA).
+//   These are the published forms for GPT-style layers (f = 4h, no GQA); the
+//   code counts the same tensors for any layer (grouped-query K and V, gated
+//   MLPs, a token's top-k experts). Flash attention (the plan's default) stores
+//   no s x s tensor: the 5 a s / h term is gone and selective recompute saves
+//   nothing more.
 // - Micro-batches in flight on stage i of p with m micro-batches: the stage's
 //   warm-up passes plus the one running (plan/pipeline_schedule.h): GPipe m;
 //   1F1B min(p - i, m); interleaved with v chunks: min(m v, 2 (p - i - 1) + (v - 1) p + 1)

@@ -21,6 +21,11 @@ std::optional<Precision> parse_precision(std::string_view t) {
     if (t == "fp8") return Precision::FP8;
     return std::nullopt;
 }
+std::optional<AttentionKernel> parse_attention_kernel(std::string_view t) {
+    if (t == "flash") return AttentionKernel::Flash;
+    if (t == "unfused") return AttentionKernel::Unfused;
+    return std::nullopt;
+}
 std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text) {
     std::vector<ParallelAxis> order;
     std::set<ParallelAxis> seen;
@@ -59,6 +64,7 @@ std::string_view recompute_name(Recompute r) {
     return "?";
 }
 std::string_view precision_name(Precision p) { return p == Precision::BF16 ? "bf16" : "fp8"; }
+std::string_view attention_kernel_name(AttentionKernel a) { return a == AttentionKernel::Flash ? "flash" : "unfused"; }
 
 std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p, long long npus) {
     std::vector<std::string> out;

@@ -17,15 +17,24 @@ namespace dtcalc {
 enum class PipelineSchedule { GPipe, OneFOneB, Interleaved };
 enum class Recompute { None, Selective, Full };
 enum class Precision { BF16, FP8 };
+/// How attention's core (scores, softmax, values) runs. Flash: one fused
+/// kernel that skips the causal mask's upper half and stores no s x s tensor
+/// (FlashAttention, cuDNN/TE fused attention: what current frameworks run).
+/// Unfused: batched GEMMs over the full square with separate softmax and
+/// dropout passes whose s x s outputs are kept for the backward pass (the
+/// 2021-2022 Megatron-LM papers' code, Korthikanti et al.'s 5as/h term).
+enum class AttentionKernel { Flash, Unfused };
 enum class ParallelAxis { TP, CP, EP, DP, PP };
 
 std::optional<PipelineSchedule> parse_pipeline_schedule(std::string_view text);  ///< gpipe | 1f1b | interleaved
 std::optional<Recompute> parse_recompute(std::string_view text);                ///< none | selective | full
 std::optional<Precision> parse_precision(std::string_view text);                ///< bf16 | fp8
+std::optional<AttentionKernel> parse_attention_kernel(std::string_view text);   ///< flash | unfused
 std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text);  ///< "tp,cp,ep,dp,pp"
 std::string_view pipeline_schedule_name(PipelineSchedule s);
 std::string_view recompute_name(Recompute r);
 std::string_view precision_name(Precision p);
+std::string_view attention_kernel_name(AttentionKernel a);
 
 struct ParallelPlan {
     int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
@@ -39,6 +48,7 @@ struct ParallelPlan {
     Recompute recompute = Recompute::None;
     int zero = 0;       ///< 0, 1, 2, or 3 (= FSDP)
     Precision precision = Precision::BF16;
+    AttentionKernel attention = AttentionKernel::Flash;
     std::vector<ParallelAxis> order{ParallelAxis::TP, ParallelAxis::CP, ParallelAxis::EP, ParallelAxis::DP,
                                     ParallelAxis::PP};
 

@@ -55,9 +55,24 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const double per_gemm = w.gemms > 0 ? w.gemm_flops / w.gemms : 0;
     // Time the GEMMs as `gemms` equal GEMMs of the average size.
     const double gemm = w.gemms * gemm_time_ns(d, p.precision, per_gemm, w.gemms > 0 ? w.gemm_bytes / w.gemms : 0);
-    // A causal mask lets fused attention skip the masked half of the square
-    // (model FLOPs still count all of it, as Megatron's formula does).
-    const double attention = attention_time_ns(d, w.attention_flops / 2, w.attention_bytes);
+    double attention = 0;
+    if (p.attention == AttentionKernel::Flash) {
+        // A causal mask lets fused attention skip the masked half of the square
+        // (model FLOPs still count all of it, as Megatron's formula does).
+        attention = attention_time_ns(d, w.attention_flops / 2, w.attention_bytes);
+    } else {
+        // Unfused: Q K^T and P V are batched GEMMs, one pair per head and
+        // sequence, over the full square in bf16; the first writes the scores,
+        // the second reads the probabilities (2 B each per element). Between
+        // them softmax reads and writes (4 B) and dropout reads, writes its
+        // output and its mask (5 B).
+        const double batch = static_cast<double>(m.heads) / p.tp * p.mbs;
+        const double per_head_flops = w.attention_flops / 2 / batch;
+        const double scores = w.attention_flops / 2 / batch / (2.0 * m.head_dim());  // elements of one head's square
+        const double gemm_bytes = w.attention_bytes / 2 / batch + 2 * scores;
+        attention = batch * 2 * gemm_time_ns(d, Precision::BF16, per_head_flops, gemm_bytes) +
+                    memory_time_ns(d, 9 * scores * batch);
+    }
     const double cast = p.precision == Precision::FP8 ? memory_time_ns(d, d.fp8_cast_bytes_per_element * w.gemm_input_elements) : 0.0;
     const double elementwise = memory_time_ns(d, w.elementwise_bytes) + cast;
     LayerTimes t;
