@@ -47,11 +47,17 @@ void compare(const PredictOptions& o, ReplayScratch& scratch, Counts& counts) {
         replay_error = e.what();
     }
     ++counts.compared;
-    const bool same = predict_error == replay_error && a.plan_problems == b.plan_problems &&
+    bool same = predict_error == replay_error && a.plan_problems == b.plan_problems &&
                       a.iteration_ns == b.iteration_ns && a.compute_ns == b.compute_ns && a.comm_ns == b.comm_ns &&
                       a.exposed_comm_ns == b.exposed_comm_ns && a.bubble_ns == b.bubble_ns &&
                       a.tokens_per_s == b.tokens_per_s && a.mfu == b.mfu && a.feasible == b.feasible &&
-                      a.memory.breakdown.total() == b.memory.breakdown.total() && a.npus == b.npus;
+                      a.memory.breakdown.total() == b.memory.breakdown.total() && a.npus == b.npus &&
+                      a.idle_ns == b.idle_ns;
+    for (int k = 0; k < kTrafficClasses; ++k) {
+        const TrafficTime& x = a.comm_by_class[static_cast<std::size_t>(k)];
+        const TrafficTime& y = b.comm_by_class[static_cast<std::size_t>(k)];
+        same = same && x.comm_ns == y.comm_ns && x.exposed_ns == y.exposed_ns;
+    }
     if (!a.plan_problems.empty() || !predict_error.empty()) ++counts.cannot_run;
     if (!same && counts.mismatched++ == 0)
         counts.first_mismatch = o.model + " on " + o.preset + " dp " + std::to_string(o.dp.value_or(0)) + " tp " +

@@ -99,8 +99,9 @@ rules = ["tp <= 32 || gbs > 8"]
     std::getline(in, broken);
     CHECK(ok.find(",true,") != std::string::npos);
     // dp defaults to 64 / 64 = 1; the rule fails before predict runs.
+    // The eleven time-account columns (idle, then tp/cp/ep/dp/pp comm and exposed) and the cost are empty too.
     CHECK(broken == "1,gpt3-175b,preset lab-system1,64,1,64,1,1,1,0,1,1f1b,1,8,2048,none,0,bf16,,,,,,,,,,,false,"
-                    "\"rule 'tp <= 32 || gbs > 8' does not hold\",");
+                    "\"rule 'tp <= 32 || gbs > 8' does not hold\",,,,,,,,,,,,");
     settings.feasible_only = true;
     CHECK(lines(run_to_string(sweep, settings)) == 2);  // the header and the point that runs
 }

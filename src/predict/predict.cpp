@@ -14,19 +14,6 @@ std::string gib(double bytes) {
     return buffer;
 }
 
-double worst_bubble(const TrainingStep& step, const Schedule& schedule) {
-    double worst = 0;
-    for (const std::vector<int>& chain : step.chain) {
-        if (chain.empty()) continue;
-        double busy = 0;
-        for (int op : chain) busy += schedule.ops[static_cast<std::size_t>(op)].end_ns - schedule.ops[static_cast<std::size_t>(op)].start_ns;
-        const double span = schedule.ops[static_cast<std::size_t>(chain.back())].end_ns -
-                            schedule.ops[static_cast<std::size_t>(chain.front())].start_ns;
-        worst = std::max(worst, span - busy);
-    }
-    return std::max(0.0, worst);
-}
-
 }  // namespace
 
 PredictResult predict(const PredictInputs& in) {
@@ -49,13 +36,30 @@ PredictResult predict(const PredictInputs& in) {
         if (r.schedule.roles[static_cast<std::size_t>(i)].wall_ns > r.schedule.roles[static_cast<std::size_t>(slowest)].wall_ns)
             slowest = i;
     const RoleSummary& role = r.schedule.roles[static_cast<std::size_t>(slowest)];
-    r.compute_ns = role.compute_busy_ns;
-    r.comm_ns = role.comm_busy_ns;
-    r.exposed_comm_ns = role.exposed_comm_ns;
-    r.bubble_ns = worst_bubble(r.step, r.schedule);
+    std::vector<std::pair<double, double>> compute;
+    std::vector<ClassedInterval> comm;
+    for (std::size_t i = 0; i < r.step.graph.ops.size(); ++i) {
+        const Op& op = r.step.graph.ops[i];
+        if (op.role != slowest) continue;
+        const OpTiming& t = r.schedule.ops[i];
+        if (op.kind == OpKind::Compute) compute.emplace_back(t.start_ns, t.end_ns);
+        else if (r.step.op_traffic[i] >= 0 && t.end_ns > t.start_ns)
+            comm.push_back({t.start_ns, t.end_ns, static_cast<TrafficClass>(r.step.op_traffic[i])});
+    }
+    std::sort(compute.begin(), compute.end());
+    set_time_accounts(account_stage_time(role.wall_ns, role.compute_busy_ns, compute, comm), r);
 
     complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
     return r;
+}
+
+void set_time_accounts(const TimeAccounts& a, PredictResult& r) {
+    r.compute_ns = a.compute_ns;
+    r.comm_ns = a.comm_ns;
+    r.exposed_comm_ns = a.exposed_comm_ns;
+    r.bubble_ns = a.bubble_ns;
+    r.idle_ns = a.idle_ns;
+    r.comm_by_class = a.by_class;
 }
 
 void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const TrainingDevice& device,

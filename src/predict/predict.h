@@ -2,6 +2,7 @@
 // `predict`'s front door: a model, a plan and a system in; iteration time,
 // throughput, MFU, communication, the pipeline bubble and peak memory out.
 // Pure: the same inputs always give the same result.
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "model/model_spec.h"
 #include "network/network.h"
 #include "plan/parallel_plan.h"
+#include "predict/time_accounts.h"
 #include "report/iteration_report.h"
 #include "schedule/evaluate.h"
 #include "system/system_config.h"
@@ -38,8 +40,10 @@ struct PredictResult {
     double iteration_ns = 0;
     double compute_ns = 0;       ///< compute busy of the slowest stage
     double comm_ns = 0;          ///< communication busy of the slowest stage
-    double exposed_comm_ns = 0;  ///< iteration - compute busy, slowest stage
-    double bubble_ns = 0;        ///< idle time inside the pipeline schedule, worst stage
+    double exposed_comm_ns = 0;  ///< communication while compute idles, slowest stage (<= comm_ns)
+    double bubble_ns = 0;        ///< pipeline fill and drain: neither computing nor communicating, slowest stage
+    double idle_ns = 0;          ///< iteration - compute busy = exposed + bubble, slowest stage
+    std::array<TrafficTime, kTrafficClasses> comm_by_class{};  ///< per TrafficClass, slowest stage
     double tokens_per_s = 0;
     double tokens_per_s_per_gpu = 0;
     double model_tflops_per_gpu = 0;
@@ -58,8 +62,11 @@ struct PredictResult {
 /// infeasible.
 PredictResult predict(const PredictInputs& in);
 
+/// Sets the slowest stage's time accounts (time_accounts.h) in `r`.
+void set_time_accounts(const TimeAccounts& accounts, PredictResult& r);
+
 /// The headline numbers once `r` holds npus and the iteration's times
-/// (iteration, compute, communication, exposed, bubble): model FLOPs,
+/// (iteration and the time accounts): model FLOPs,
 /// throughput, MFU, peak memory and feasibility, as predict() derives them.
 /// For evaluators that time the iteration without a Schedule (sweep/step_replay.h).
 void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const TrainingDevice& device,

@@ -31,8 +31,11 @@ std::string plan_text(const PredictInputs& in) {
     if (p.vpp > 1) s += fmt::format(" vpp {}", p.vpp);
     s += fmt::format(", {}, mbs {} gbs {} seq {}, recompute {}, zero {}, {}", pipeline_schedule_name(p.schedule), p.mbs,
                      p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
+    if (p.attention != AttentionKernel::Flash) s += fmt::format(", {} attention", attention_kernel_name(p.attention));
     return s;
 }
+
+TrafficClass traffic(int k) { return static_cast<TrafficClass>(k); }
 
 }  // namespace
 
@@ -56,6 +59,13 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     fmt::print(out, "  {:<26} {:>18}   ({:.1f} % of the iteration)\n", "exposed communication", t(r.exposed_comm_ns),
                r.iteration_ns > 0 ? 100 * r.exposed_comm_ns / r.iteration_ns : 0.0);
     fmt::print(out, "  {:<26} {:>18}\n", "pipeline bubble", t(r.bubble_ns));
+    fmt::print(out, "  {:<26} {:>18}   (exposed communication + bubble)\n", "idle (not computing)", t(r.idle_ns));
+    for (int k = 0; k < kTrafficClasses; ++k) {
+        const TrafficTime& g = r.comm_by_class[static_cast<std::size_t>(k)];
+        if (g.comm_ns > 0)
+            fmt::print(out, "  {:<26} {:>18}   (exposed {})\n", fmt::format("  {} communication", traffic_class_key(traffic(k))),
+                       t(g.comm_ns), t(g.exposed_ns));
+    }
     const MemoryBreakdown& m = r.memory.breakdown;
     fmt::print(out, "  {:<26} {:>18}   (stage {}: weights {}, gradients {}, optimizer {}, activations {}, buffers {})\n",
                "peak memory", gib(m.total()), r.memory.stage, gib(m.weights), gib(m.gradients), gib(m.optimizer),
@@ -75,17 +85,25 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
-               "\"zero\": {}, \"precision\": \"{}\"}},\n",
+               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\"}},\n",
                p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
-               p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
+               p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision),
+               attention_kernel_name(p.attention));
     out << "  \"plan_problems\": [";
     for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << json_string(r.plan_problems[i]);
     out << "],\n";
     const MemoryBreakdown& m = r.memory.breakdown;
     fmt::print(out,
                "  \"iteration_time_us\": {}, \"compute_time_us\": {}, \"comm_time_us\": {}, \"exposed_comm_us\": {}, "
-               "\"bubble_time_us\": {},\n",
-               us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns), us(r.exposed_comm_ns), us(r.bubble_ns));
+               "\"bubble_time_us\": {}, \"idle_time_us\": {},\n",
+               us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns), us(r.exposed_comm_ns), us(r.bubble_ns), us(r.idle_ns));
+    out << "  \"comm_by_group\": {";
+    for (int k = 0; k < kTrafficClasses; ++k) {
+        const TrafficTime& g = r.comm_by_class[static_cast<std::size_t>(k)];
+        fmt::print(out, "{}\"{}\": {{\"comm_us\": {}, \"exposed_us\": {}}}", k ? ", " : "", traffic_class_key(traffic(k)),
+                   us(g.comm_ns), us(g.exposed_ns));
+    }
+    out << "},\n";
     fmt::print(out,
                "  \"tokens_per_s\": {}, \"tokens_per_s_per_gpu\": {}, \"model_tflops_per_gpu\": {}, \"mfu\": {}, "
                "\"model_flops\": {},\n",
@@ -104,7 +122,10 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
 void write_predict_csv_header(std::ostream& out) {
     out << "model,system,npus,dp,tp,pp,cp,ep,sp,vpp,schedule,mbs,gbs,seq,recompute,zero,precision,iteration_time_us,"
            "compute_time_us,comm_time_us,exposed_comm_us,bubble_time_us,tokens_per_s,tokens_per_s_per_gpu,"
-           "model_tflops_per_gpu,mfu,peak_memory_bytes,feasible,reason\n";
+           "model_tflops_per_gpu,mfu,peak_memory_bytes,feasible,reason,idle_time_us";
+    for (int k = 0; k < kTrafficClasses; ++k)
+        fmt::print(out, ",{0}_comm_us,{0}_exposed_us", traffic_class_key(traffic(k)));
+    out << '\n';
 }
 
 void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
@@ -113,13 +134,15 @@ void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const Pre
     std::string reason;
     for (const std::string& s : r.plan_problems) reason += (reason.empty() ? "" : "; ") + s;
     for (const std::string& s : r.infeasible_reasons) reason += (reason.empty() ? "" : "; ") + s;
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(labels.model),
+    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(labels.model),
                csv_field(labels.system), r.npus, p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.vpp,
                pipeline_schedule_name(p.schedule), p.mbs, p.global_batch(), p.sequence(in.model), recompute_name(p.recompute),
                p.zero, precision_name(p.precision), us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns),
                us(r.exposed_comm_ns), us(r.bubble_ns), number(r.tokens_per_s), number(r.tokens_per_s_per_gpu),
                number(r.model_tflops_per_gpu), number(r.mfu), number(r.memory.breakdown.total()),
-               r.feasible ? "true" : "false", quoted_csv_field(reason));
+               r.feasible ? "true" : "false", quoted_csv_field(reason), us(r.idle_ns));
+    for (const TrafficTime& g : r.comm_by_class) fmt::print(out, ",{},{}", us(g.comm_ns), us(g.exposed_ns));
+    out << '\n';
 }
 
 }  // namespace dtcalc

@@ -50,9 +50,9 @@ struct StageState {
     // Summaries, as evaluate() and predict() form them.
     double other_end = 0;  // latest end of ops on no stream (receives, collectives of one member)
     double compute_busy = 0;
-    bool chain_started = false;
-    double chain_first_start = 0, chain_last_end = 0, chain_busy = 0;
-    std::pair<double, double>* intervals = nullptr;  // communication, for its busy time
+    std::pair<double, double>* compute = nullptr;  // compute intervals, in order
+    std::size_t compute_count = 0;
+    ClassedInterval* intervals = nullptr;  // communication, for its busy time
     std::size_t interval_count = 0;
 
     // Every op on a stream ends no earlier than the one before it there, so
@@ -99,7 +99,14 @@ struct Timer {
                 end = start + s.duration_ns;
                 st.compute_free = end;
                 st.compute_busy += end - start;
-                break;
+                // Touching compute intervals are recorded as one: the accounts'
+                // unions come out the same to the bit (a union's runs are its
+                // connected pieces, whatever pieces they were given in).
+                if (st.compute_count > 0 && start <= st.compute[st.compute_count - 1].second)
+                    st.compute[st.compute_count - 1].second = end;
+                else
+                    st.compute[st.compute_count++] = {start, end};
+                return end;
             default: {  // on every network dimension its group spans (none: on no stream)
                 const std::uint64_t mask = streams(s.kind);
                 start = ready;
@@ -107,19 +114,11 @@ struct Timer {
                 end = start + s.duration_ns;
                 for (std::uint64_t m = mask; m; m &= m - 1) st.dim_free[std::countr_zero(m)] = end;
                 if (!mask) st.other_end = std::max(st.other_end, end);
-                if (end > start) st.intervals[st.interval_count++] = {start, end};
+                if (end > start) st.intervals[st.interval_count++] = {start, end, static_cast<TrafficClass>(traffic_class(s.kind))};
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;
+                return end;
             }
         }
-        if (s.on_chain) {  // predict()'s bubble
-            if (!st.chain_started) {
-                st.chain_started = true;
-                st.chain_first_start = start;
-            }
-            st.chain_busy += end - start;
-            st.chain_last_end = end;
-        }
-        return end;
     }
 };
 
@@ -145,23 +144,6 @@ bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, Stag
         st.done = true;
     }
     return st.done || i != first;
-}
-
-// evaluate()'s union of intervals: sorted by (start, end), merged, the merged
-// lengths summed in that order. The intervals come nearly sorted (out of
-// order only where gradient reductions queue), so an insertion sort is cheap.
-double union_length(std::pair<double, double>* intervals, std::size_t count) {
-    auto before = [](const std::pair<double, double>& a, const std::pair<double, double>& b) {
-        return a.first < b.first || (a.first == b.first && a.second < b.second);
-    };
-    for (std::size_t i = 1; i < count; ++i) {
-        if (!before(intervals[i], intervals[i - 1])) continue;
-        const std::pair<double, double> moving = intervals[i];
-        std::size_t j = i;
-        for (; j > 0 && before(moving, intervals[j - 1]); --j) intervals[j] = intervals[j - 1];
-        intervals[j] = moving;
-    }
-    return covered_length({intervals, count});
 }
 
 PredictResult full_prediction(const PredictInputs& in) {
@@ -216,14 +198,20 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     timer.stages = &stages;
     prepare_schedules(p, pp, scratch);
     if (scratch.intervals.size() < static_cast<std::size_t>(pp)) scratch.intervals.resize(static_cast<std::size_t>(pp));
+    if (scratch.compute.size() < static_cast<std::size_t>(pp)) scratch.compute.resize(static_cast<std::size_t>(pp));
     for (int s = 0; s < pp; ++s) {
         // Room for every communication op: at most 3 per pass (beside ops,
         // the tp and ep collectives, the send), 3 per gradient bucket, and the
         // ZeRO-3 reduce-scatter.
-        std::vector<std::pair<double, double>>& room = scratch.intervals[static_cast<std::size_t>(s)];
-        room.resize(scratch.passes[static_cast<std::size_t>(s)].size() * 6 +
-                    static_cast<std::size_t>(layout.virtual_chunks) * (static_cast<std::size_t>(most_buckets) * 3 + 1));
+        const std::size_t passes = scratch.passes[static_cast<std::size_t>(s)].size();
+        const std::size_t buckets = static_cast<std::size_t>(layout.virtual_chunks) * static_cast<std::size_t>(most_buckets);
+        std::vector<ClassedInterval>& room = scratch.intervals[static_cast<std::size_t>(s)];
+        room.resize(passes * 6 + buckets * 3 + static_cast<std::size_t>(layout.virtual_chunks));
         stages[static_cast<std::size_t>(s)].intervals = room.data();
+        // And for every compute op: one per pass and per gradient bucket, and the optimizer step.
+        std::vector<std::pair<double, double>>& compute = scratch.compute[static_cast<std::size_t>(s)];
+        compute.resize(passes + buckets + 1);
+        stages[static_cast<std::size_t>(s)].compute = compute.data();
     }
     scratch.send_end.assign(pp > 1 && !layer_list ? static_cast<std::size_t>(layout.tags(p.micro_batches())) : 0, kNotSent);
     timer.send_end = scratch.send_end.data();
@@ -255,13 +243,9 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
         }
     }
     const StageState& role = stages[static_cast<std::size_t>(slowest)];
-    r.compute_ns = role.compute_busy;
-    r.comm_ns = union_length(role.intervals, role.interval_count);
-    r.exposed_comm_ns = std::max(0.0, slowest_wall - role.compute_busy);
-    double worst = 0;
-    for (const StageState& st : stages)
-        if (st.chain_started) worst = std::max(worst, st.chain_last_end - st.chain_first_start - st.chain_busy);
-    r.bubble_ns = std::max(0.0, worst);
+    set_time_accounts(account_stage_time(slowest_wall, role.compute_busy, {role.compute, role.compute_count},
+                                         {role.intervals, role.interval_count}),
+                      r);
     complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
     return r;
 }

@@ -22,15 +22,14 @@
 // predict(): the results are identical to the last bit
 // (tests/sweep_replay_test.cpp checks it on fixed grids and on random plans).
 //
-// The busy communication time is the union of the stage's communication
-// intervals, merged in (start, end) order as evaluate() does; the wall time of
-// a stage is the latest of its streams' last ends (ops on one stream end in
-// order); the pipeline bubble is predict()'s: the span of each stage's
-// critical chain minus its busy time.
+// The wall time of a stage is the latest of its streams' last ends (ops on
+// one stream end in order); its time accounts (predict/time_accounts.h) come
+// from its compute and communication intervals, as predict() forms them.
 #include <utility>
 #include <vector>
 
 #include "predict/predict.h"
+#include "predict/time_accounts.h"
 #include "plan/pipeline_schedule.h"
 #include "workload/step_costs.h"
 
@@ -38,7 +37,8 @@ namespace dtcalc {
 
 /// Buffers one caller reuses between replays (one per thread); they hold no results.
 struct ReplayScratch {
-    std::vector<std::vector<std::pair<double, double>>> intervals;  ///< per stage
+    std::vector<std::vector<ClassedInterval>> intervals;            ///< per stage: communication
+    std::vector<std::vector<std::pair<double, double>>> compute;    ///< per stage
     std::vector<double> send_end;                                   ///< per message tag
     struct ScheduleKey {
         PipelineSchedule schedule = PipelineSchedule::OneFOneB;

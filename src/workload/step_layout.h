@@ -57,6 +57,25 @@ enum class StepOpKind : unsigned char {
     OptimizerStep,
 };
 
+/// Whose communication an op is: the parallelism whose group it runs on.
+enum class TrafficClass : unsigned char { Tensor, Context, Expert, Data, Pipeline };
+inline constexpr int kTrafficClasses = 5;
+
+/// The class of a communication op's traffic; Compute, OptimizerStep and
+/// Receive (whose time is its send's) have none: -1.
+constexpr int traffic_class(StepOpKind kind) {
+    switch (kind) {
+        case StepOpKind::ContextExchange: return static_cast<int>(TrafficClass::Context);
+        case StepOpKind::TensorCollectives: return static_cast<int>(TrafficClass::Tensor);
+        case StepOpKind::ExpertAllToAll: return static_cast<int>(TrafficClass::Expert);
+        case StepOpKind::Zero3Gather:
+        case StepOpKind::GradientBucket:
+        case StepOpKind::Zero3ReduceScatter: return static_cast<int>(TrafficClass::Data);
+        case StepOpKind::Send: return static_cast<int>(TrafficClass::Pipeline);
+        default: return -1;
+    }
+}
+
 /// One op of the step as the layout hands it to a consumer.
 struct StepOp {
     StepOpKind kind = StepOpKind::Compute;
@@ -66,7 +85,6 @@ struct StepOp {
     int part = 0, parts = 1;     ///< gradient bucket b of `parts` (Compute, TensorCollectives, ExpertAllToAll)
     double duration_ns = 0;
     double flops = 0;            ///< Compute
-    bool on_chain = false;       ///< compute or blocking communication: the stage's critical chain (its bubble)
     bool overlapped = false;     ///< TensorCollectives beside the compute (tp_comm_overlap)
     int peer_stage = -1;         ///< Receive, Send
     long long tag = 0;           ///< Receive, Send: the message (micro-batch, receiving chunk, direction)
@@ -168,14 +186,12 @@ void lay_out_pass(const StepLayout& layout, int stage, const Pass& pass, bool la
         op.kind = StepOpKind::Compute;
         op.duration_ns = pl.compute_ns / buckets;
         op.flops = pl.flops / buckets;
-        op.on_chain = true;
         chain = out.op(op, compute_deps);
         op.flops = 0;
         if (pl.tp_ns > 0) {
             op.kind = StepOpKind::TensorCollectives;
             op.duration_ns = pl.tp_ns / buckets;
             if (layout.overlap_tp) {  // hidden behind the GEMMs: beside the compute; the next pass waits for both
-                op.on_chain = false;
                 op.overlapped = true;
                 Out::join(cursor.carry, out.op(op, compute_deps));
                 op.overlapped = false;
@@ -186,10 +202,8 @@ void lay_out_pass(const StepLayout& layout, int stage, const Pass& pass, bool la
         if (pl.ep_ns > 0) {
             op.kind = StepOpKind::ExpertAllToAll;
             op.duration_ns = pl.ep_ns / buckets;
-            op.on_chain = true;
             chain = out.op(op, chain);
         }
-        op.on_chain = false;
         if (bucketed) {
             op.kind = StepOpKind::GradientBucket;
             op.duration_ns = pl.bucket_ns;
@@ -198,7 +212,6 @@ void lay_out_pass(const StepLayout& layout, int stage, const Pass& pass, bool la
     }
     op.part = 0;
     op.parts = 1;
-    op.on_chain = false;
     if (pl.zero3 && !pass.forward) {
         op.kind = StepOpKind::Zero3ReduceScatter;
         op.duration_ns = pl.zero3_reduce_scatter_ns;

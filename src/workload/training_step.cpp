@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "workload/step_layout.h"
 
 namespace dtcalc {
 namespace {
@@ -122,7 +121,7 @@ public:
                 break;
         }
         const int id = graph_.add(o, after.span());
-        if (s.on_chain) step_.chain[static_cast<std::size_t>(s.stage)].push_back(id);
+        step_.op_traffic.push_back(static_cast<signed char>(traffic_class(s.kind)));
         return OpList(id);
     }
 
@@ -166,7 +165,6 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
     const int pp = layout.stages;
     step.graph.roles = pp;
     step.graph.role_npus.assign(static_cast<std::size_t>(pp), p.npus() / pp);
-    step.chain.assign(static_cast<std::size_t>(pp), {});
     for (int c = 0; c < layout.virtual_chunks; ++c) {
         step.forward_ns_per_microbatch += costs.chunks[static_cast<std::size_t>(c * pp)].forward.compute_ns;
         step.backward_ns_per_microbatch += costs.chunks[static_cast<std::size_t>(c * pp)].backward.compute_ns;

@@ -9,6 +9,7 @@
 
 #include "plan/group_mapping.h"
 #include "workload/step_costs.h"
+#include "workload/step_layout.h"
 #include "workload/workload_graph.h"
 
 namespace dtcalc {
@@ -16,10 +17,8 @@ namespace dtcalc {
 struct TrainingStep {
     WorkloadGraph graph;
     ParallelGroups groups;
-    /// Per stage, its forward and backward passes' ops on the critical chain
-    /// (compute and blocking communication), in schedule order: the pipeline
-    /// bubble is the idle time between the first and the last of them.
-    std::vector<std::vector<int>> chain;
+    /// Per graph op, the TrafficClass of a communication op (-1: none).
+    std::vector<signed char> op_traffic;
     double forward_ns_per_microbatch = 0;   ///< one stage, one micro-batch, compute only
     double backward_ns_per_microbatch = 0;
 };
