@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "collective/backend.h"
-#include "collective/collective_kind.h"
 #include "collective/comm_group.h"
+#include "core/collective_kind.h"
 #include "network/network.h"
 #include "system/system_config.h"
 
