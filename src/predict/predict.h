@@ -12,7 +12,6 @@
 #include "model/model_spec.h"
 #include "network/network.h"
 #include "plan/parallel_plan.h"
-#include "report/iteration_report.h"
 #include "schedule/evaluate.h"
 #include "system/system_config.h"
 #include "workload/training_step.h"
@@ -64,9 +63,5 @@ PredictResult predict(const PredictInputs& in);
 /// For evaluators that time the iteration without a Schedule (sweep/step_replay.h).
 void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const TrainingDevice& device,
                          double memory_limit_bytes, PredictResult& r);
-
-/// The report of the evaluated DAG (per-stage rows, critical path), for the
-/// writers shared with `run`.
-IterationReport predict_iteration_report(const PredictResult& result);
 
 }  // namespace dtcalc
