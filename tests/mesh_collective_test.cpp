@@ -6,7 +6,7 @@
 // local-mem-bw 1024 GB/s, so a local reduction of m bytes costs 3 floor(m/1024);
 // endpoint delay 10 ns per step plus one; latency 50 ns per hop; one chunk.
 //
-// A grid step (topology/grid_collective.h), L the busiest link's messages, h
+// A grid step (collective/grid_collective.h), L the busiest link's messages, h
 // the longest route's hops, b the message bytes:
 //   unaware: floor(h * 50 + L * b / 1024)
 //   aware:   h * floor(50 + b / 1024) + floor((L - 1) * b / 1024)

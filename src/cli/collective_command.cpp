@@ -6,11 +6,11 @@
 
 #include "cli/cli_common.h"
 #include "collective/collective_cost.h"
+#include "collective/collective_links.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
 #include "report/collective_report.h"
-#include "topology/collective_links.h"
-#include "topology/link_table.h"
+#include "report/link_table.h"
 
 namespace dtcalc::cli {
 namespace {

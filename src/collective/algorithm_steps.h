@@ -27,7 +27,7 @@
 #include <array>
 #include <cstdint>
 
-#include "collective/collective_kind.h"
+#include "core/collective_kind.h"
 #include "system/system_config.h"
 
 namespace dtcalc {

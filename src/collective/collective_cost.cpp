@@ -7,12 +7,12 @@
 
 #include "collective/algorithm_steps.h"
 #include "collective/chunk_pipeline.h"
+#include "collective/grid_collective.h"
 #include "collective/link_cost.h"
 #include "collective/nccl/nccl_model.h"
 #include "collective/phase_plan.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "topology/grid_collective.h"
 
 namespace dtcalc {
 namespace {
@@ -57,7 +57,7 @@ PhaseBreakdown price_phase(const Network& network, const CommGroup& group, const
     out.npus = planned.npus;
     const AlgorithmSteps steps = algorithm_steps(planned.kind, planned.algorithm.kind, planned.npus, planned.data_bytes);
     const Dimension& dim = network.dimensions[static_cast<std::size_t>(planned.dimension)];
-    // Mesh2D/Torus dimensions share links: priced by routing (topology/grid_collective.h).
+    // Mesh2D/Torus dimensions share links: priced by routing (collective/grid_collective.h).
     const std::optional<GridPhase> grid = grid_phase(network, group, planned.dimension, planned.algorithm.flat);
     for (const StepRun& run : steps.runs) {
         const StepCost cost = grid                     ? grid_step_cost(*grid, backend, planned.algorithm.kind, run)

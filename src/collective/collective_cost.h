@@ -9,7 +9,7 @@
 //   a phase  = (steps + 1) x endpoint delay
 //            + sum over steps of the step's link cost  (link_cost.h)
 //              (on a Mesh2D/Torus dimension: its busiest link and
-//              longest route, topology/grid_collective.h)
+//              longest route, collective/grid_collective.h)
 //            + a local reduction after each reducing step
 //   total    = chunks through the phases, at most active-chunks-per-dimension
 //              per dimension at once                   (chunk_pipeline.h)
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "collective/backend.h"
-#include "collective/collective_kind.h"
 #include "collective/comm_group.h"
+#include "core/collective_kind.h"
 #include "network/network.h"
 #include "system/system_config.h"
 

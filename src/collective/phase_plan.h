@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "collective/collective_kind.h"
 #include "collective/comm_group.h"
+#include "core/collective_kind.h"
 #include "system/system_config.h"
 
 namespace dtcalc {

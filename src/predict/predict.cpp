@@ -85,8 +85,4 @@ void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const
     }
 }
 
-IterationReport predict_iteration_report(const PredictResult& result) {
-    return make_iteration_report(result.step.graph, result.schedule, 1);
-}
-
 }  // namespace dtcalc

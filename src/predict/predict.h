@@ -14,7 +14,6 @@
 #include "network/network.h"
 #include "plan/parallel_plan.h"
 #include "predict/time_accounts.h"
-#include "report/iteration_report.h"
 #include "schedule/evaluate.h"
 #include "system/system_config.h"
 #include "workload/training_step.h"
@@ -71,9 +70,5 @@ void set_time_accounts(const TimeAccounts& accounts, PredictResult& r);
 /// For evaluators that time the iteration without a Schedule (sweep/step_replay.h).
 void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const TrainingDevice& device,
                          double memory_limit_bytes, PredictResult& r);
-
-/// The report of the evaluated DAG (per-stage rows, critical path), for the
-/// writers shared with `run`.
-IterationReport predict_iteration_report(const PredictResult& result);
 
 }  // namespace dtcalc

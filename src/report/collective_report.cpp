@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "collective/bus_bandwidth.h"
+
 namespace dtcalc {
 namespace {
 

@@ -145,4 +145,8 @@ void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const Pre
     out << '\n';
 }
 
+IterationReport predict_iteration_report(const PredictResult& result) {
+    return make_iteration_report(result.step.graph, result.schedule, 1);
+}
+
 }  // namespace dtcalc

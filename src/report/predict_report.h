@@ -1,10 +1,12 @@
 #pragma once
-// Writers for `dtcalc predict`: a table for people, CSV and JSON for scripts.
+// Writers for `dtcalc predict`: a table for people, CSV and JSON for scripts,
+// and the iteration report its per-layer output shares with `run`.
 #include <ostream>
 #include <string>
 
 #include "core/units.h"
 #include "predict/predict.h"
+#include "report/iteration_report.h"
 
 namespace dtcalc {
 
@@ -19,5 +21,9 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels);
 void write_predict_csv_header(std::ostream& out);
 void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels);
+
+/// The report of the evaluated DAG (per-stage rows, critical path), for the
+/// writers shared with `run`.
+IterationReport predict_iteration_report(const PredictResult& result);
 
 }  // namespace dtcalc

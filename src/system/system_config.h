@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collective/collective_kind.h"
+#include "core/collective_kind.h"
 #include "core/error.h"
 
 namespace dtcalc {

@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "collective/collective_kind.h"
+#include "core/collective_kind.h"
 #include "network/network.h"
 #include "workload/workload_graph.h"
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "collective/collective_kind.h"
 #include "collective/comm_group.h"
+#include "core/collective_kind.h"
 
 namespace dtcalc {
 

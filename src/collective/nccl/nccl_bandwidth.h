@@ -23,9 +23,9 @@
 // NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
 // NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, node network / 2).
 // PAT (one GPU per node): bus = node network x pat-bandwidth-factor.
-#include "collective/collective_kind.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
+#include "core/collective_kind.h"
 
 namespace dtcalc {
 

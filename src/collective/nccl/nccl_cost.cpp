@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "collective/bus_bandwidth.h"
 #include "collective/nccl/nccl_bandwidth.h"
 #include "collective/nccl/nccl_latency.h"
 

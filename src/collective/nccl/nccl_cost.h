@@ -15,10 +15,10 @@
 // Latencies: nccl_latency.h; bandwidths: nccl_bandwidth.h.
 #include <cstdint>
 
-#include "collective/collective_kind.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_selection.h"
 #include "collective/nccl/nccl_shape.h"
+#include "core/collective_kind.h"
 
 namespace dtcalc {
 

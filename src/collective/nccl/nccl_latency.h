@@ -14,9 +14,9 @@
 //  nvls-tree: base + nvlink[nvls-tree] + 2 floor(log2 N) x network[nvls-tree]
 //  pat:   base[pat] + floor(log2 N) x network[pat] / pat-network-latency-divisor
 //         + n x pat-per-rank-latency
-#include "collective/collective_kind.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
+#include "core/collective_kind.h"
 
 namespace dtcalc {
 

@@ -29,9 +29,9 @@
 // All-to-all and send/recv are grouped point-to-point: always p2p/Simple.
 #include <cstdint>
 
-#include "collective/collective_kind.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
+#include "core/collective_kind.h"
 
 namespace dtcalc {
 

@@ -3,7 +3,7 @@
 // (collective/collective_cost.cpp) calls for a phase on a Mesh2D/Torus axis,
 // in place of the per-dimension link cost of link_cost.h.
 //
-// Which messages a step sends (grid_traffic.h):
+// Which messages a step sends (topology/grid_traffic.h):
 //   ring              RingNeighbour (also ring all-to-all's steps)
 //   direct            AllPairs
 //   halvingDoubling   XorPartner at the step's peer distance
@@ -24,8 +24,8 @@
 // route and queues the busiest link's other messages ahead. With no shared
 // link (L = 1) and one hop, both are exactly a Ring dimension's step
 // (link_cost.h): a Torus3D and [Ring, Ring, Ring] give the same ring all-reduce.
-// The summary comes from traffic_formulas.h where a formula exists, else from
-// routing every message (link_load.h).
+// The summary comes from topology/traffic_formulas.h where a formula exists,
+// else from routing every message (topology/link_load.h).
 #include <cstdint>
 #include <optional>
 

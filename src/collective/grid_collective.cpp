@@ -1,4 +1,4 @@
-#include "topology/grid_collective.h"
+#include "collective/grid_collective.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "topology/link_table.h"
+#include "report/link_table.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

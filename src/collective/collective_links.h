@@ -1,11 +1,11 @@
 #pragma once
 // Where a collective's congestion comes from: for each phase on a Mesh2D or
 // Torus grid, the step of the phase that costs most, every message of it
-// routed (link_load.h), and its most loaded directed links. Links are named by
-// network NPU ids, for the grid at coordinate 0 of the other dimensions (every
-// copy of the grid carries the same). Phases on Ring, Switch and
-// FullyConnected dimensions give every message its own link: they are listed
-// without links. `dtcalc collective --links` prints this.
+// routed (topology/link_load.h), and its most loaded directed links. Links are
+// named by network NPU ids, for the grid at coordinate 0 of the other
+// dimensions (every copy of the grid carries the same). Phases on Ring, Switch
+// and FullyConnected dimensions give every message its own link: they are
+// listed without links. `dtcalc collective --links` prints this.
 #include <cstdint>
 #include <string>
 #include <vector>

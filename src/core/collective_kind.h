@@ -1,5 +1,6 @@
 #pragma once
-// The collectives dtcalc prices, their names, and nccl-tests' bus-bandwidth factors.
+// The collectives dtcalc prices and their names: the vocabulary the system's
+// per-collective knobs, the workloads and the collective engine share.
 #include <optional>
 #include <string_view>
 
@@ -12,9 +13,5 @@ inline constexpr int kGroupCollectiveKinds = 4;  ///< all but SendRecv; index = 
 /// Accepts "all-reduce", "all_reduce", "allreduce", "ALLREDUCE" (and likewise).
 std::optional<CollectiveKind> parse_collective_kind(std::string_view name);
 std::string_view collective_kind_name(CollectiveKind kind);  ///< "all-reduce", ...
-
-/// nccl-tests' busbw / algbw: 2(n-1)/n all-reduce; (n-1)/n reduce-scatter,
-/// all-gather and all-to-all; 1 send/recv.
-double bus_bandwidth_factor(CollectiveKind kind, long long npus);
 
 }  // namespace dtcalc

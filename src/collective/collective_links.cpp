@@ -1,12 +1,12 @@
-#include "topology/collective_links.h"
+#include "collective/collective_links.h"
 
 #include <algorithm>
 #include <optional>
 
 #include "collective/algorithm_steps.h"
+#include "collective/grid_collective.h"
 #include "collective/phase_plan.h"
 #include "core/error.h"
-#include "topology/grid_collective.h"
 #include "topology/link_load.h"
 
 namespace dtcalc {

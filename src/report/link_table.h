@@ -1,11 +1,11 @@
 #pragma once
-// The text table of `dtcalc collective --links` (collective_links.h).
+// The text table of `dtcalc collective --links` (collective/collective_links.h).
 #include <cstdint>
 #include <ostream>
 #include <vector>
 
+#include "collective/collective_links.h"
 #include "core/units.h"
-#include "topology/collective_links.h"
 
 namespace dtcalc {
 

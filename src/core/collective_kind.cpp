@@ -1,4 +1,4 @@
-#include "collective/collective_kind.h"
+#include "core/collective_kind.h"
 
 #include <cctype>
 #include <string>
@@ -26,19 +26,6 @@ std::string_view collective_kind_name(CollectiveKind kind) {
         case CollectiveKind::SendRecv: return "send-recv";
     }
     return "?";
-}
-
-double bus_bandwidth_factor(CollectiveKind kind, long long npus) {
-    if (npus <= 1) return kind == CollectiveKind::SendRecv ? 1.0 : 0.0;
-    const double n = static_cast<double>(npus);
-    switch (kind) {
-        case CollectiveKind::AllReduce: return 2.0 * (n - 1) / n;
-        case CollectiveKind::ReduceScatter:
-        case CollectiveKind::AllGather:
-        case CollectiveKind::AllToAll: return (n - 1) / n;
-        case CollectiveKind::SendRecv: return 1.0;
-    }
-    return 1.0;
 }
 
 }  // namespace dtcalc
