@@ -28,6 +28,7 @@ struct Counts {
 };
 
 void compare(const PredictOptions& o, ReplayScratch& scratch, Counts& counts) {
+    scratch.comm_by_group = true;  // every number predict() gives
     PredictInputs in;
     try {
         in = resolve_prediction(o, kPresets, kModels).inputs;

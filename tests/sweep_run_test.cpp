@@ -62,7 +62,7 @@ TEST_CASE("a sweep row carries predict's own CSV row for the point, byte for byt
     const Run predict = run_dtcalc(std::string("predict --model llama2-70b --preset lab-system1 --gbs 512 --seq 1024 ") +
                                    "--dp 8 --tp 8 --recompute full --format csv");
     const Run sweep = run_dtcalc(std::string("sweep --model llama2-70b --preset lab-system1 --gbs 512 --seq 1024 ") +
-                                 "--dp 8 --tp 4,8 --recompute full --quiet --threads 2");
+                                 "--dp 8 --tp 4,8 --recompute full --quiet --threads 2 --comm-by-group");
     REQUIRE(predict.exit_code == 0);
     REQUIRE(sweep.exit_code == 0);
     std::istringstream p(predict.out), s(sweep.out);
@@ -99,9 +99,9 @@ rules = ["tp <= 32 || gbs > 8"]
     std::getline(in, broken);
     CHECK(ok.find(",true,") != std::string::npos);
     // dp defaults to 64 / 64 = 1; the rule fails before predict runs.
-    // The eleven time-account columns (idle, then tp/cp/ep/dp/pp comm and exposed) and the cost are empty too.
+    // The idle time and the cost are empty too (communication by group is not asked for).
     CHECK(broken == "1,gpt3-175b,preset lab-system1,64,1,64,1,1,1,0,1,1f1b,1,8,2048,none,0,bf16,,,,,,,,,,,false,"
-                    "\"rule 'tp <= 32 || gbs > 8' does not hold\",,,,,,,,,,,,");
+                    "\"rule 'tp <= 32 || gbs > 8' does not hold\",,");
     settings.feasible_only = true;
     CHECK(lines(run_to_string(sweep, settings)) == 2);  // the header and the point that runs
 }

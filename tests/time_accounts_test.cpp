@@ -20,19 +20,28 @@ const std::vector<std::string> kModels{std::string(DTCALC_SOURCE_DIR) + "/models
 }  // namespace
 
 TEST_CASE("time accounts of one stage, worked by hand") {
-    // Compute   [0, 100) [150, 250) [400, 500)                      busy 300
-    // TP        [100, 150)           blocking, compute waits: exposed 50
-    // DP        [120, 300)           compute idles over [120, 150) and [250, 300)
-    // PP        [500, 520)           the send after the last compute: exposed 20
-    // Nothing runs over [300, 400): waiting for a receive, the bubble (100).
-    // Wall 520 = compute 300 + exposed 120 + bubble 100.
-    const std::vector<std::pair<double, double>> compute{{0, 100}, {150, 250}, {400, 500}};
-    std::vector<ClassedInterval> comm{{500, 520, TrafficClass::Pipeline},
-                                      {120, 300, TrafficClass::Data},
-                                      {100, 150, TrafficClass::Tensor}};
-    const TimeAccounts a = account_stage_time(520, 300, compute, comm);
+    // In the order the stage runs them:
+    //   compute   [0, 100)
+    //   TP        [100, 150)     blocking: compute waits for it
+    //   DP        [120, 300)     a gradient bucket
+    //   compute   [150, 250)
+    //   receive   arrives at 400: nothing else ran after 300, a bubble of 100
+    //   compute   [400, 500)
+    //   PP send   [500, 520)
+    // Compute 300; communication [100, 300) and [500, 520) = 220; wall 520;
+    // idle 220 = bubble 100 + exposed 120 (compute waits over [100, 150),
+    // [250, 300) and [500, 520)).
+    StageTimeAccountant s;
+    s.compute(0, 100);
+    s.communicate(100, 150, TrafficClass::Tensor);
+    s.communicate(120, 300, TrafficClass::Data);
+    s.compute(150, 250);
+    s.receive(400);
+    s.compute(400, 500);
+    s.communicate(500, 520, TrafficClass::Pipeline);
+    const TimeAccounts a = s.finish(520);
     CHECK(a.compute_ns == 300);
-    CHECK(a.comm_ns == 220);  // [100, 300) and [500, 520)
+    CHECK(a.comm_ns == 220);
     CHECK(a.exposed_comm_ns == 120);
     CHECK(a.bubble_ns == 100);
     CHECK(a.idle_ns == 220);
@@ -48,11 +57,15 @@ TEST_CASE("time accounts of one stage, worked by hand") {
     CHECK(a.by_class[static_cast<std::size_t>(TrafficClass::Context)].comm_ns == 0);
 }
 
-TEST_CASE("communication hidden under compute is not exposed; exposed never exceeds communication") {
-    const std::vector<std::pair<double, double>> compute{{0, 1000}};
-    std::vector<ClassedInterval> comm{{10, 990, TrafficClass::Data}};
-    const TimeAccounts a = account_stage_time(1000, 1000, compute, comm);
+TEST_CASE("communication hidden under compute is not exposed; touching intervals count once") {
+    StageTimeAccountant s;
+    s.compute(0, 500);
+    s.communicate(10, 400, TrafficClass::Data);
+    s.communicate(400, 990, TrafficClass::Data);  // touches the one before: one interval [10, 990)
+    s.compute(500, 1000);
+    const TimeAccounts a = s.finish(1000);
     CHECK(a.comm_ns == 980);
+    CHECK(a.by_class[static_cast<std::size_t>(TrafficClass::Data)].comm_ns == 980);
     CHECK(a.exposed_comm_ns == 0);
     CHECK(a.bubble_ns == 0);
     CHECK(a.idle_ns == 0);

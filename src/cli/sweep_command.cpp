@@ -31,6 +31,7 @@ struct SweepCommand {
     std::optional<long long> max_points;
     std::string format = "csv", units = "us", shard = "1/1";
     int threads = 0;
+    bool comm_by_group = false;
     bool feasible_only = false, keep_going = false, quiet = false, no_progress = false;
     CLI::App* app = nullptr;
 };
@@ -158,6 +159,7 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     if (c.max_points && *c.max_points < 1)
         throw InputError({"--max-points", 0, 0, ""}, "expected 1 or more, got " + std::to_string(*c.max_points));
     settings.feasible_only = c.feasible_only;
+    settings.comm_by_group = c.comm_by_group;
     const auto format = parse_sweep_format(c.format);
     if (!format) throw InputError({"--format", 0, 0, ""}, "expected csv or jsonl, got '" + c.format + "'");
     settings.format = *format;
@@ -229,6 +231,8 @@ void setup_sweep_command(CLI::App& app, const std::vector<std::string>& preset_d
     cmd->add_option("--output,-o", c->output_file, "Write the rows to this file (default stdout)");
     cmd->add_option("--format", c->format, "csv | jsonl (default csv)");
     cmd->add_flag("--feasible-only", c->feasible_only, "Leave out the rows of points that cannot run or do not fit in memory");
+    cmd->add_flag("--comm-by-group", c->comm_by_group,
+                  "Also write communication and exposed time by group (tp, cp, ep, dp, pp): about half again the time per point");
     cmd->add_option("--threads,-j", c->threads, "Worker threads (default 0: every core); the output is the same for any count");
     cmd->add_option("--shard", c->shard, "Evaluate shard i of n (like 3/8): the shards' outputs concatenate into the whole");
     cmd->add_option("--units", c->units, "Times in the summary: us | ns | ms | s | cycles (default us)");

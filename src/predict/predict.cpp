@@ -36,18 +36,18 @@ PredictResult predict(const PredictInputs& in) {
         if (r.schedule.roles[static_cast<std::size_t>(i)].wall_ns > r.schedule.roles[static_cast<std::size_t>(slowest)].wall_ns)
             slowest = i;
     const RoleSummary& role = r.schedule.roles[static_cast<std::size_t>(slowest)];
-    std::vector<std::pair<double, double>> compute;
-    std::vector<ClassedInterval> comm;
+    // The slowest stage's ops in the order it runs them (the builder's).
+    StageTimeAccountant accounts;
     for (std::size_t i = 0; i < r.step.graph.ops.size(); ++i) {
         const Op& op = r.step.graph.ops[i];
         if (op.role != slowest) continue;
         const OpTiming& t = r.schedule.ops[i];
-        if (op.kind == OpKind::Compute) compute.emplace_back(t.start_ns, t.end_ns);
-        else if (r.step.op_traffic[i] >= 0 && t.end_ns > t.start_ns)
-            comm.push_back({t.start_ns, t.end_ns, static_cast<TrafficClass>(r.step.op_traffic[i])});
+        if (op.kind == OpKind::Compute) accounts.compute(t.start_ns, t.end_ns);
+        else if (op.kind == OpKind::Recv) accounts.receive(t.end_ns);
+        else if (r.step.op_traffic[i] >= 0)
+            accounts.communicate(t.start_ns, t.end_ns, static_cast<TrafficClass>(r.step.op_traffic[i]));
     }
-    std::sort(compute.begin(), compute.end());
-    set_time_accounts(account_stage_time(role.wall_ns, role.compute_busy_ns, compute, comm), r);
+    set_time_accounts(accounts.finish(role.wall_ns), r);
 
     complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
     return r;

@@ -43,6 +43,7 @@ struct PredictResult {
     double bubble_ns = 0;        ///< pipeline fill and drain: neither computing nor communicating, slowest stage
     double idle_ns = 0;          ///< iteration - compute busy = exposed + bubble, slowest stage
     std::array<TrafficTime, kTrafficClasses> comm_by_class{};  ///< per TrafficClass, slowest stage
+    bool comm_by_class_known = true;  ///< false where an evaluator left comm_by_class out (a sweep not asked for it)
     double tokens_per_s = 0;
     double tokens_per_s_per_gpu = 0;
     double model_tflops_per_gpu = 0;

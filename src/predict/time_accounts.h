@@ -17,18 +17,14 @@
 // flight and its time in flight while compute idles. Classes in flight at the
 // same time each count it, so their exposed times can add up to more than the
 // total.
+#include <algorithm>
 #include <array>
-#include <span>
 #include <utility>
+#include <vector>
 
 #include "workload/step_layout.h"
 
 namespace dtcalc {
-
-struct ClassedInterval {
-    double start = 0, end = 0;
-    TrafficClass traffic = TrafficClass::Tensor;
-};
 
 struct TrafficTime {
     double comm_ns = 0;
@@ -44,13 +40,85 @@ struct TimeAccounts {
     std::array<TrafficTime, kTrafficClasses> by_class{};  ///< indexed by TrafficClass
 };
 
-/// The accounts of a stage whose last op ends at `wall`, whose compute stream
-/// was busy `compute_busy` over `compute` (one stream: in order, disjoint),
-/// and whose communication ran over `comm` (any order; sorted here in place).
-/// Pure otherwise: the same intervals give the same bits whichever evaluator
-/// timed them. Each union is covered_length()'s (core/interval_union.h).
-TimeAccounts account_stage_time(double wall, double compute_busy, std::span<const std::pair<double, double>> compute,
-                                std::span<ClassedInterval> comm);
+/// Keeps one stage's accounts as its ops are handed over in the order the
+/// stage runs them (the step layout's order), each op once, with its timing,
+/// in constant time per op (amortised).
+///
+/// An op starts when its predecessors and its streams are done, and every op
+/// the stage runs after a receive waits for it; so the stage falls idle with
+/// nothing in flight only while it waits for a receive, for exactly the time
+/// between the latest end so far and the message's arrival (the bubble). And
+/// any communication in flight while the compute stream idles before a
+/// compute op was handed over before that op (later ops start no earlier than
+/// it), so each class's exposed time is settled at every compute gap from the
+/// intervals still in flight. One class's ops share its streams: they
+/// come in order and do not overlap, so its busy time is their running union.
+/// Unions follow covered_length()'s rule (core/interval_union.h).
+class StageTimeAccountant {
+public:
+    /// Starts over; without `by_class` only the totals are kept (the per-class
+    /// accounts cost about as much again as timing the step: the sweep asks
+    /// for them only when its rows show them).
+    void clear(bool by_class = true);
+    void compute(double start, double end) {
+        if (by_class_ && start > compute_end_ && !pending_.empty()) settle(compute_end_, start);
+        compute_end_ = end;  // compute ops end in order: the frontier takes it when it is read
+        compute_busy_ += end - start;
+    }
+    void communicate(double start, double end, TrafficClass traffic) {
+        frontier_ = std::max(frontier_, end);
+        if (!(end > start)) return;
+        const auto k = static_cast<std::size_t>(traffic);
+        all_.emplace_back(start, end);
+        if (!by_class_) return;
+        unions_[k].add(start, end);
+        pending_.push_back({start, end, k});
+    }
+    void receive(double arrival) {
+        const double frontier = std::max(frontier_, compute_end_);
+        if (arrival > frontier) {
+            bubble_ += arrival - frontier;
+            frontier_ = arrival;
+        }
+    }
+    /// The accounts of a stage whose last op ends at `wall`.
+    TimeAccounts finish(double wall);
+
+private:
+    // covered_length() one interval at a time, for intervals in (start, end) order.
+    struct RunningUnion {
+        double total = 0, start = 0, end = -1;
+        bool open = false;
+        void add(double s, double e) {
+            if (open && s <= end) {
+                end = std::max(end, e);
+                return;
+            }
+            if (open) total += end - start;
+            start = s;
+            end = e;
+            open = true;
+        }
+        double length() const { return open ? total + (end - start) : total; }
+    };
+    // Adds to each class's exposed time its overlap with the compute gap
+    // [from, to); what ends by `to` is settled for good (later gaps start later).
+    void settle(double from, double to);
+    struct Pending {
+        double start, end;
+        std::size_t traffic;
+    };
+
+    bool by_class_ = true;
+    double frontier_ = 0;  // latest end so far
+    double bubble_ = 0;
+    double compute_busy_ = 0;
+    double compute_end_ = 0;  // the compute stream is free from here
+    std::vector<std::pair<double, double>> all_;  // every communication interval, for their union
+    std::array<RunningUnion, kTrafficClasses> unions_{};
+    std::vector<Pending> pending_;  // communication that may still overlap a compute gap
+    std::array<double, kTrafficClasses> exposed_{};
+};
 
 /// "tp", "cp", "ep", "dp", "pp": the JSON and CSV names of a class.
 const char* traffic_class_key(TrafficClass traffic);

@@ -62,7 +62,7 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     fmt::print(out, "  {:<26} {:>18}   (exposed communication + bubble)\n", "idle (not computing)", t(r.idle_ns));
     for (int k = 0; k < kTrafficClasses; ++k) {
         const TrafficTime& g = r.comm_by_class[static_cast<std::size_t>(k)];
-        if (g.comm_ns > 0)
+        if (g.comm_ns > 0 && r.comm_by_class_known)
             fmt::print(out, "  {:<26} {:>18}   (exposed {})\n", fmt::format("  {} communication", traffic_class_key(traffic(k))),
                        t(g.comm_ns), t(g.exposed_ns));
     }
@@ -97,13 +97,15 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
                "  \"iteration_time_us\": {}, \"compute_time_us\": {}, \"comm_time_us\": {}, \"exposed_comm_us\": {}, "
                "\"bubble_time_us\": {}, \"idle_time_us\": {},\n",
                us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns), us(r.exposed_comm_ns), us(r.bubble_ns), us(r.idle_ns));
-    out << "  \"comm_by_group\": {";
-    for (int k = 0; k < kTrafficClasses; ++k) {
-        const TrafficTime& g = r.comm_by_class[static_cast<std::size_t>(k)];
-        fmt::print(out, "{}\"{}\": {{\"comm_us\": {}, \"exposed_us\": {}}}", k ? ", " : "", traffic_class_key(traffic(k)),
-                   us(g.comm_ns), us(g.exposed_ns));
+    if (r.comm_by_class_known) {
+        out << "  \"comm_by_group\": {";
+        for (int k = 0; k < kTrafficClasses; ++k) {
+            const TrafficTime& g = r.comm_by_class[static_cast<std::size_t>(k)];
+            fmt::print(out, "{}\"{}\": {{\"comm_us\": {}, \"exposed_us\": {}}}", k ? ", " : "",
+                       traffic_class_key(traffic(k)), us(g.comm_ns), us(g.exposed_ns));
+        }
+        out << "},\n";
     }
-    out << "},\n";
     fmt::print(out,
                "  \"tokens_per_s\": {}, \"tokens_per_s_per_gpu\": {}, \"model_tflops_per_gpu\": {}, \"mfu\": {}, "
                "\"model_flops\": {},\n",
@@ -141,7 +143,10 @@ void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const Pre
                us(r.exposed_comm_ns), us(r.bubble_ns), number(r.tokens_per_s), number(r.tokens_per_s_per_gpu),
                number(r.model_tflops_per_gpu), number(r.mfu), number(r.memory.breakdown.total()),
                r.feasible ? "true" : "false", quoted_csv_field(reason), us(r.idle_ns));
-    for (const TrafficTime& g : r.comm_by_class) fmt::print(out, ",{},{}", us(g.comm_ns), us(g.exposed_ns));
+    for (const TrafficTime& g : r.comm_by_class) {
+        if (r.comm_by_class_known) fmt::print(out, ",{},{}", us(g.comm_ns), us(g.exposed_ns));
+        else out << ",,";
+    }
     out << '\n';
 }
 

@@ -112,7 +112,7 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
     report.threads = effective_threads(settings.threads);
     std::vector<std::string> dropped;
     for (const std::string& h : header_) dropped.push_back(h);
-    SweepRowWriter writer(settings.format, "input", dropped);
+    SweepRowWriter writer(settings.format, "input", dropped, settings.comm_by_group);
     if (settings.format == SweepFormat::Csv) {
         std::string line;
         for (std::size_t c = 0; c < header_.size(); ++c) line += (c ? "," : "") + csv_field(header_[c]);
@@ -127,6 +127,7 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
         RowScratch rows;
     };
     std::vector<Worker> workers(static_cast<std::size_t>(report.threads));
+    for (Worker& w : workers) w.scratch.replay.comm_by_group = settings.comm_by_group;
     const ItemFunction item = [&](std::uint64_t index, int w, std::string& out, RankedPoint& record) {
         Worker& k = workers[static_cast<std::size_t>(w)];
         const Row& row = rows_[static_cast<std::size_t>(index)];

@@ -49,11 +49,7 @@ struct StageState {
     bool done = false;
     // Summaries, as evaluate() and predict() form them.
     double other_end = 0;  // latest end of ops on no stream (receives, collectives of one member)
-    double compute_busy = 0;
-    std::pair<double, double>* compute = nullptr;  // compute intervals, in order
-    std::size_t compute_count = 0;
-    ClassedInterval* intervals = nullptr;  // communication, for its busy time
-    std::size_t interval_count = 0;
+    StageTimeAccountant* accounts = nullptr;
 
     // Every op on a stream ends no earlier than the one before it there, so
     // the latest end of all is the latest of the streams' last ends.
@@ -70,7 +66,7 @@ struct Timer {
     using Deps = double;
     static void join(double& into, const double& more) { into = std::max(into, more); }
 
-    std::vector<StageState>* stages = nullptr;
+    StageState* stage = nullptr;  // the stage being walked (the layout hands over one stage's ops at a time)
     double* send_end = nullptr;
     std::uint64_t tp_mask = 0, ep_mask = 0, cp_mask = 0, dp_mask = 0, p2p_mask = 0;
 
@@ -84,13 +80,14 @@ struct Timer {
         }
     }
 
-    double op(const StepOp& s, double ready) {
-        StageState& st = (*stages)[static_cast<std::size_t>(s.stage)];
+    [[gnu::always_inline]] double op(const StepOp& s, double ready) {
+        StageState& st = *stage;
         double start = 0, end = 0;
         switch (s.kind) {
             case StepOpKind::Receive: {  // ends with its send
                 const double sent = send_end[s.tag];
                 st.other_end = std::max(st.other_end, sent);
+                st.accounts->receive(sent);
                 return sent;
             }
             case StepOpKind::Compute:
@@ -98,14 +95,7 @@ struct Timer {
                 start = std::max(ready, st.compute_free);
                 end = start + s.duration_ns;
                 st.compute_free = end;
-                st.compute_busy += end - start;
-                // Touching compute intervals are recorded as one: the accounts'
-                // unions come out the same to the bit (a union's runs are its
-                // connected pieces, whatever pieces they were given in).
-                if (st.compute_count > 0 && start <= st.compute[st.compute_count - 1].second)
-                    st.compute[st.compute_count - 1].second = end;
-                else
-                    st.compute[st.compute_count++] = {start, end};
+                st.accounts->compute(start, end);
                 return end;
             default: {  // on every network dimension its group spans (none: on no stream)
                 const std::uint64_t mask = streams(s.kind);
@@ -114,7 +104,7 @@ struct Timer {
                 end = start + s.duration_ns;
                 for (std::uint64_t m = mask; m; m &= m - 1) st.dim_free[std::countr_zero(m)] = end;
                 if (!mask) st.other_end = std::max(st.other_end, end);
-                if (end > start) st.intervals[st.interval_count++] = {start, end, static_cast<TrafficClass>(traffic_class(s.kind))};
+                st.accounts->communicate(start, end, static_cast<TrafficClass>(traffic_class(s.kind)));
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;
                 return end;
             }
@@ -127,6 +117,7 @@ struct Timer {
 bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, StageState& st, Timer& timer) {
     const std::vector<Pass>& passes = scratch.passes[static_cast<std::size_t>(s)];
     const std::vector<int>& last_backward = scratch.last_backward[static_cast<std::size_t>(s)];
+    timer.stage = &st;
     const std::size_t first = st.next_pass;
     std::size_t i = first;
     for (; i < passes.size(); ++i) {
@@ -191,27 +182,12 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     timer.cp_mask = dimension_mask(g.cp, dims);
     timer.dp_mask = dimension_mask(g.dp, dims);
     timer.p2p_mask = dimension_mask(g.pp_neighbour, dims);
-    int most_buckets = 1;
-    for (const PassLayout& pl : layout.passes) most_buckets = std::max(most_buckets, pl.buckets);
-
     std::vector<StageState> stages(static_cast<std::size_t>(pp));
-    timer.stages = &stages;
     prepare_schedules(p, pp, scratch);
-    if (scratch.intervals.size() < static_cast<std::size_t>(pp)) scratch.intervals.resize(static_cast<std::size_t>(pp));
-    if (scratch.compute.size() < static_cast<std::size_t>(pp)) scratch.compute.resize(static_cast<std::size_t>(pp));
+    if (scratch.accounts.size() < static_cast<std::size_t>(pp)) scratch.accounts.resize(static_cast<std::size_t>(pp));
     for (int s = 0; s < pp; ++s) {
-        // Room for every communication op: at most 3 per pass (beside ops,
-        // the tp and ep collectives, the send), 3 per gradient bucket, and the
-        // ZeRO-3 reduce-scatter.
-        const std::size_t passes = scratch.passes[static_cast<std::size_t>(s)].size();
-        const std::size_t buckets = static_cast<std::size_t>(layout.virtual_chunks) * static_cast<std::size_t>(most_buckets);
-        std::vector<ClassedInterval>& room = scratch.intervals[static_cast<std::size_t>(s)];
-        room.resize(passes * 6 + buckets * 3 + static_cast<std::size_t>(layout.virtual_chunks));
-        stages[static_cast<std::size_t>(s)].intervals = room.data();
-        // And for every compute op: one per pass and per gradient bucket, and the optimizer step.
-        std::vector<std::pair<double, double>>& compute = scratch.compute[static_cast<std::size_t>(s)];
-        compute.resize(passes + buckets + 1);
-        stages[static_cast<std::size_t>(s)].compute = compute.data();
+        scratch.accounts[static_cast<std::size_t>(s)].clear(scratch.comm_by_group);
+        stages[static_cast<std::size_t>(s)].accounts = &scratch.accounts[static_cast<std::size_t>(s)];
     }
     scratch.send_end.assign(pp > 1 && !layer_list ? static_cast<std::size_t>(layout.tags(p.micro_batches())) : 0, kNotSent);
     timer.send_end = scratch.send_end.data();
@@ -242,10 +218,8 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
             slowest_wall = wall;
         }
     }
-    const StageState& role = stages[static_cast<std::size_t>(slowest)];
-    set_time_accounts(account_stage_time(slowest_wall, role.compute_busy, {role.compute, role.compute_count},
-                                         {role.intervals, role.interval_count}),
-                      r);
+    set_time_accounts(stages[static_cast<std::size_t>(slowest)].accounts->finish(slowest_wall), r);
+    r.comm_by_class_known = scratch.comm_by_group;
     complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
     return r;
 }

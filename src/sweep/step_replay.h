@@ -37,8 +37,8 @@ namespace dtcalc {
 
 /// Buffers one caller reuses between replays (one per thread); they hold no results.
 struct ReplayScratch {
-    std::vector<std::vector<ClassedInterval>> intervals;            ///< per stage: communication
-    std::vector<std::vector<std::pair<double, double>>> compute;    ///< per stage
+    std::vector<StageTimeAccountant> accounts;  ///< per stage
+    bool comm_by_group = false;  ///< also keep the communication accounts by group (PredictResult::comm_by_class)
     std::vector<double> send_end;                                   ///< per message tag
     struct ScheduleKey {
         PipelineSchedule schedule = PipelineSchedule::OneFOneB;

@@ -118,7 +118,7 @@ SweepReport Sweep::run(const SweepSettings& settings, const std::function<void(s
     std::vector<const ParamInfo*> group_params;
     for (const ParamInfo* p : space_.named())
         if (settings.format == SweepFormat::JsonLines || !shown_by_predict_columns(*p)) group_params.push_back(p);
-    SweepRowWriter writer(settings.format, "parameters");
+    SweepRowWriter writer(settings.format, "parameters", {}, settings.comm_by_group);
     if (settings.shard_index == 1 && settings.format == SweepFormat::Csv) {
         std::vector<std::string> ids{"point"}, names;
         if (named_cases) ids.emplace_back("case");
@@ -134,6 +134,7 @@ SweepReport Sweep::run(const SweepSettings& settings, const std::function<void(s
         RowScratch rows;
     };
     std::vector<Worker> workers(static_cast<std::size_t>(report.threads));
+    for (Worker& w : workers) w.scratch.replay.comm_by_group = settings.comm_by_group;
     const ItemFunction item = [&](std::uint64_t point, int w, std::string& out, RankedPoint& record) {
         Worker& k = workers[static_cast<std::size_t>(w)];
         space_.assignment(point, k.values);

@@ -25,6 +25,7 @@ struct SweepSettings {
     int threads = 0;  ///< <= 0: every hardware thread
     int shard_index = 1, shard_count = 1;
     bool feasible_only = false;  ///< write only the rows of points that run and fit in memory
+    bool comm_by_group = false;  ///< also time communication by group (tp, cp, ep, dp, pp) and write its columns
     SweepFormat format = SweepFormat::Csv;
 };
 

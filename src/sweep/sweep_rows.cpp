@@ -48,7 +48,8 @@ std::optional<SweepFormat> parse_sweep_format(std::string_view text) {
     return std::nullopt;
 }
 
-SweepRowWriter::SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped)
+SweepRowWriter::SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped,
+                               bool comm_by_group)
     : format_(format), group_name_(std::move(group_name)) {
     std::ostringstream header;
     write_predict_csv_header(header);
@@ -61,7 +62,9 @@ SweepRowWriter::SweepRowWriter(SweepFormat format, std::string group_name, std::
         if (c == "iteration_time_us") results = true;
         if (c == "feasible") feasible_column_ = static_cast<int>(i);
         if (c == "reason") reason_column_ = static_cast<int>(i);
-        kept_.push_back(std::find(dropped.begin(), dropped.end(), c) == dropped.end());
+        const bool by_group = c.size() > 3 && c[2] == '_' && c != "exposed_comm_us" &&
+                              (c.ends_with("_comm_us") || c.ends_with("_exposed_us"));  // tp_comm_us, tp_exposed_us, ...
+        kept_.push_back(std::find(dropped.begin(), dropped.end(), c) == dropped.end() && (comm_by_group || !by_group));
         result_.push_back(results && c != "feasible" && c != "reason");
     }
 }

@@ -43,7 +43,9 @@ class SweepRowWriter {
 public:
     /// `group_name`: the JSON key holding the parameter fields; `dropped`:
     /// predict columns to leave out (a batch file that has them itself).
-    SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped = {});
+    /// `comm_by_group`: keep the columns of communication by group (left out otherwise).
+    SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped = {},
+                   bool comm_by_group = false);
 
     /// The CSV header line (with its newline); empty for JSON lines.
     std::string header(std::span<const std::string> id_names, std::span<const std::string> group_names) const;

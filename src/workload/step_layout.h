@@ -136,7 +136,7 @@ struct StageCursor {
 /// Lays out pass `pass` of stage `stage`; `last_backward` says whether it is
 /// its chunk's last backward pass (the one cut into gradient buckets).
 template <class Out>
-void lay_out_pass(const StepLayout& layout, int stage, const Pass& pass, bool last_backward,
+[[gnu::always_inline]] inline void lay_out_pass(const StepLayout& layout, int stage, const Pass& pass, bool last_backward,
                   StageCursor<typename Out::Deps>& cursor, Out& out) {
     using Deps = typename Out::Deps;
     const int pp = layout.stages;
