@@ -10,7 +10,9 @@
 // A sweep's rows are flat (one key per CSV column), so
 // pandas.DataFrame(dtcalc.sweep(...)) takes them as they are. Bad input
 // raises dtcalc.InputError (a ValueError) with the message the command line
-// prints; a plan that cannot run is a row (or plan_problems), not an error.
+// prints, a plan that breaks a rule included; a plan that does not fit in
+// memory is a result with feasible False, and in a sweep a point that breaks
+// a rule is a row with its reason.
 #include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

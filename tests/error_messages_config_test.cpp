@@ -447,7 +447,7 @@ TEST_CASE("error message: every rule of a plan, one broken at a time") {
     CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 8; p.mbs = 0; }) == V{"mbs must be at least 1 (got 0)"});
     CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 8; p.zero = 7; }) == V{"zero must be 0, 1, 2 or 3 (got 7)"});
     CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 4; p.pp = 2; p.vpp = 2; p.gbs = 8; p.schedule = PipelineSchedule::GPipe; }) ==
-          V{"vpp > 1 needs the interleaved schedule"});
+          V{"vpp > 1 needs the interleaved schedule (vpp 2, schedule gpipe)"});
     // dp 4, mbs 1, gbs 12: 3 micro-batches on 2 stages.
     CHECK(problems_of(dense, 8, [](ParallelPlan& p) { p.dp = 4; p.pp = 2; p.gbs = 12; p.schedule = PipelineSchedule::Interleaved; }) ==
           V{"the interleaved schedule needs the micro-batch count (3) to be a multiple of pp (2)"});

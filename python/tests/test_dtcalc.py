@@ -24,9 +24,28 @@ class PredictTest(unittest.TestCase):
                                  check=True, capture_output=True, text=True)
             self.assertEqual(got, json.loads(cli.stdout))
 
-    def test_a_plan_that_cannot_run_lists_its_problems(self):
-        got = dtcalc.predict(model="gpt3-175b", preset="lab-system1", tp=64)
-        self.assertEqual(got["plan_problems"][0], "tp (64) must divide heads (96)")
+    def test_a_plan_that_breaks_a_rule_raises(self):
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="gpt3-175b", preset="lab-system1", tp=64)
+        self.assertIsInstance(caught.exception, dtcalc.InputError)
+        self.assertIn("plan: tp (64) must divide heads (96)", str(caught.exception))
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="llama2-7b", preset="hgx-h100", tp=3)
+        self.assertIn("plan: dp x tp x pp x cp (2 x 3 x 1 x 1 = 6) must equal the NPU count (8)", str(caught.exception))
+
+    def test_vpp_without_a_pipeline_raises(self):
+        for extra in [dict(), dict(schedule="interleaved"), dict(schedule="gpipe")]:
+            with self.assertRaises(ValueError) as caught:
+                dtcalc.predict(model="llama2-7b", preset="hgx-h100", vpp=2, **extra)
+            self.assertIn("plan: vpp > 1 needs pp > 1", str(caught.exception))
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="llama2-7b", preset="hgx-h100", pp=2, vpp=3, gbs=8)
+        self.assertIn("layers (32) must be divisible by pp x vpp (6)", str(caught.exception))
+
+    def test_a_plan_that_does_not_fit_is_a_result(self):
+        got = dtcalc.predict(model="llama2-70b", preset="hgx-h100", tp=8)
+        self.assertFalse(got["feasible"])
+        self.assertIn("but the limit is 80.0 GiB", got["infeasible_reasons"][0])
 
     def test_bad_input_raises_input_error_naming_the_key(self):
         with self.assertRaises(dtcalc.InputError) as caught:
@@ -81,6 +100,18 @@ class SweepTest(unittest.TestCase):
         with self.assertRaises(dtcalc.InputError) as caught:
             dtcalc.sweep(model="llama2-70b", dpp=4)
         self.assertIn("unknown parameter (did you mean 'dp'?)", str(caught.exception))
+
+    def test_a_point_that_breaks_a_rule_is_a_row(self):
+        rows = dtcalc.sweep(model="llama2-7b", preset="hgx-h100", vpp=2)
+        self.assertEqual(len(rows), 1)
+        self.assertFalse(rows[0]["feasible"])
+        self.assertIn("vpp > 1 needs pp > 1", rows[0]["reason"])
+        rows = dtcalc.sweep(model="gpt2", preset="hgx-h100", pp=[1, 2], vpp="1..4", tp="1..8", gbs=8,
+                            schedule=["1f1b", "interleaved"])
+        self.assertEqual(len(rows), 2 * 3 * 4 * 2)
+        reasons = {r["reason"] for r in rows}
+        self.assertIn("tp (2) must divide heads (25); tp (2) and kv_heads (25) must divide one another", reasons)
+        self.assertTrue(any(r["reason"] is None and r["feasible"] for r in rows))
 
     def test_pandas_takes_the_rows(self):
         try:

@@ -43,7 +43,9 @@ const char* dtcalc_version(void);
 
 /* One training iteration: a scenario (model, preset, dp, tp, pp, ...), as
  * `dtcalc predict --scenario` reads it. *result: `predict --format json`'s
- * object (a plan that cannot run lists its plan_problems). */
+ * object. A plan that breaks a rule (tp must divide heads, vpp > 1 needs
+ * pp > 1, ...) is DTCALC_INPUT_ERROR with "plan: " and every rule it breaks;
+ * one that does not fit in memory is a result with feasible false. */
 int dtcalc_predict(const char* settings, char** result, char** error);
 
 /* One collective, or a range of sizes: kind, size ("1MiB" or "1KiB:1GiB"),

@@ -58,12 +58,8 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
     options.system_file = c.system.system_file;
     options.backend = c.system.backend;
     const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
+    check_plan(resolved.inputs);
     PredictResult result = predict(resolved.inputs);
-    if (!result.plan_problems.empty()) {
-        std::string all;
-        for (const std::string& p : result.plan_problems) all += (all.empty() ? "" : "; ") + p;
-        throw InputError({"plan", 0, 0, ""}, all);
-    }
     w.graph = std::move(result.step.graph);
     w.network = resolved.inputs.network;
     w.system = resolved.inputs.system;

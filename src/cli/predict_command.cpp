@@ -55,12 +55,8 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
     const TimeUnit unit = parse_units_flag(c.units);
     const OutputFormat format = parse_output_format(c.format);
     const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
+    check_plan(resolved.inputs);
     const PredictResult result = predict(resolved.inputs);
-    if (!result.plan_problems.empty()) {
-        std::string all;
-        for (const std::string& p : result.plan_problems) all += (all.empty() ? "" : "; ") + p;
-        throw InputError({"plan", 0, 0, ""}, all);
-    }
     const PredictLabels labels{resolved.model_label, resolved.system_label, resolved.backend_label};
     if (!c.layers_csv.empty() || !c.trace_json.empty()) {
         if (!c.trace_json.empty()) {

@@ -118,6 +118,14 @@ ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long 
     return p;
 }
 
+void check_plan(const PredictInputs& in) {
+    const std::vector<std::string> problems = plan_problems(in.model, in.plan, in.network.total_npus());
+    if (problems.empty()) return;
+    std::string all;
+    for (const std::string& p : problems) all += (all.empty() ? "" : "; ") + p;
+    throw InputError({"plan", 0, 0, ""}, all);
+}
+
 double resolve_memory_limit(const PredictOptions& o) {
     if (o.memory_limit.empty()) return 0;
     const auto bytes = parse_byte_size(o.memory_limit);

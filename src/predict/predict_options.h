@@ -42,6 +42,12 @@ ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::
 /// npus / (tp x pp x cp)); throws InputError naming the flag for a bad name.
 ParallelPlan resolve_plan(const PredictOptions& options, const ModelSpec& model, long long npus);
 
+/// Throws InputError at "plan" naming every rule the plan breaks on its
+/// network (plan_problems), before anything is built or timed. The command
+/// line, the C ABI and the Python module call it on what resolve_prediction()
+/// gives; a sweep reports a point that breaks a rule as a row instead.
+void check_plan(const PredictInputs& inputs);
+
 /// --memory-limit in bytes, 0 when not given; throws InputError for a bad size.
 double resolve_memory_limit(const PredictOptions& options);
 
