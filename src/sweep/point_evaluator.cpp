@@ -11,33 +11,7 @@ namespace {
 
 // One value onto the options `predict` reads (everything but the model and system overrides).
 void apply_option(PredictOptions& o, const ParamInfo& p, const ParamValue& v) {
-    const std::string_view n = p.name;
-    const auto i = static_cast<int>(v.number);
-    const auto ll = static_cast<long long>(v.number);
-    if (n == "model") o.model = v.text;
-    else if (n == "preset") o.preset = v.text;
-    else if (n == "network") o.network_file = v.text;
-    else if (n == "system") o.system_file = v.text;
-    else if (n == "backend") o.backend = v.text;
-    else if (n == "nodes") o.nodes = ll;
-    else if (n == "gpus_per_node") o.gpus_per_node = ll;
-    else if (n == "dp") o.dp = i;
-    else if (n == "tp") o.tp = i;
-    else if (n == "pp") o.pp = i;
-    else if (n == "cp") o.cp = i;
-    else if (n == "ep") o.ep = i;
-    else if (n == "vpp") o.vpp = i;
-    else if (n == "mbs") o.mbs = i;
-    else if (n == "gbs") o.gbs = ll;
-    else if (n == "seq") o.seq = i;
-    else if (n == "zero") o.zero = i;
-    else if (n == "sequence_parallel") o.sequence_parallel = v.number != 0;
-    else if (n == "tp_comm_overlap") o.tp_comm_overlap = v.number != 0;
-    else if (n == "schedule") o.schedule = v.text;
-    else if (n == "recompute") o.recompute = v.text;
-    else if (n == "precision") o.precision = v.text;
-    else if (n == "order") o.order = v.text;
-    else if (n == "memory_limit") o.memory_limit = v.text;
+    if (p.apply) p.apply(o, v);
 }
 
 bool looks_like_path(const std::string& s) {
@@ -180,7 +154,16 @@ int PointEvaluator::load_target(std::span<const Assigned> values) {
     o.preset = locate_file(o.preset);
     o.network_file = locate_file(o.network_file);
     o.system_file = locate_file(o.system_file);
-    ResolvedPrediction resolved = resolve_prediction(o, preset_dirs_, model_dirs_);
+    ResolvedPrediction resolved;
+    try {
+        resolved = resolve_prediction(o, preset_dirs_, model_dirs_);
+    } catch (const OptionError& e) {
+        // Where the spec, a flag or a keyword gave the option.
+        for (const Assigned& a : values)
+            if (a.param->name == e.option() && a.where && (!a.where->file.empty() || !a.where->key.empty()))
+                throw OptionError(e, *a.where);
+        throw;
+    }
     auto target = std::make_unique<SweepTarget>();
     target->inputs = std::move(resolved.inputs);
     target->labels = {resolved.model_label, resolved.system_label, resolved.backend_label};
@@ -231,6 +214,7 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
     }
     try {
         in.plan = resolve_plan(o, in.model, npus);
+        check_precision(in.plan, in.device);
         in.memory_limit_bytes = resolve_memory_limit(o);
     } catch (const InputError& e) {
         out.result.npus = npus;
