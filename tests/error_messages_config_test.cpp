@@ -353,7 +353,7 @@ TEST_CASE("error message: the training cases CSV") {
         {
             {"header", "case,model\n" + row, ":1: unexpected header; expected the columns of cases.csv"},
             {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 19 columns, got 3"},
-            {"integer", header + replaced(row, ",1,8,8,", ",two,8,8,"), ":2: nodes: expected a non-negative integer, got 'two'"},
+            {"integer", header + replaced(row, ",1,8,8,", ",two,8,8,"), ":2: nodes: expected an integer from 1 to 16777216, got 'two'"},
             {"metric", header + replaced(row, "tokens_per_s_per_gpu", "mfu"),
              ":2: metric: expected tokens_per_s_per_gpu or tflops_per_gpu, got 'mfu'"},
             {"measured", header + replaced(row, ",100,", ",-1,"), ":2: measured: expected a positive number, got '-1'"},

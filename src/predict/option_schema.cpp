@@ -10,6 +10,7 @@
 #include "collective/backend.h"
 #include "core/edit_distance.h"
 #include "core/units.h"
+#include "model/model_spec.h"
 #include "plan/parallel_plan.h"
 #include "predict/predict_options.h"
 
@@ -30,6 +31,12 @@ void set(PredictOptions& o, const OptionValue& v) {
     else if constexpr (std::is_same_v<F, bool>) o.*Field = v.number != 0;
     else if constexpr (std::is_same_v<F, int> || std::is_same_v<F, std::optional<int>>) o.*Field = static_cast<int>(v.number);
     else o.*Field = static_cast<long long>(v.number);
+}
+
+// Overrides one hyper-parameter of a loaded model.
+template <auto Field>
+void set_model(ModelSpec& m, const OptionValue& v) {
+    m.*Field = static_cast<int>(v.number);
 }
 
 bool is_schedule(std::string_view t) { return parse_pipeline_schedule(t).has_value(); }
@@ -92,14 +99,14 @@ const OptionDecl kOptions[] = {
     {.name = "memory_limit", .type = T::Text, .help = "memory per GPU, like 80GiB", .default_text = "the device's capacity",
      .expected = "a size like 80GiB", .accepts = is_memory_size, .apply = set<&PredictOptions::memory_limit>},
     // Overrides of the loaded model (sweeps).
-    {.name = "layers", .target = G::Model, .help = "transformer layers"},
-    {.name = "hidden", .target = G::Model, .help = "hidden size"},
-    {.name = "ffn_hidden", .target = G::Model, .help = "MLP hidden size"},
-    {.name = "heads", .target = G::Model, .help = "attention heads"},
-    {.name = "kv_heads", .target = G::Model, .help = "key-value heads"},
-    {.name = "vocab", .target = G::Model, .help = "vocabulary"},
-    {.name = "experts", .target = G::Model, .help = "experts per MoE layer"},
-    {.name = "top_k", .target = G::Model, .help = "experts each token visits"},
+    {.name = "layers", .target = G::Model, .help = "transformer layers", .apply_model = set_model<&ModelSpec::layers>},
+    {.name = "hidden", .target = G::Model, .help = "hidden size", .apply_model = set_model<&ModelSpec::hidden>},
+    {.name = "ffn_hidden", .target = G::Model, .help = "MLP hidden size", .apply_model = set_model<&ModelSpec::ffn_hidden>},
+    {.name = "heads", .target = G::Model, .help = "attention heads", .apply_model = set_model<&ModelSpec::heads>},
+    {.name = "kv_heads", .target = G::Model, .help = "key-value heads", .apply_model = set_model<&ModelSpec::kv_heads>},
+    {.name = "vocab", .target = G::Model, .help = "vocabulary", .apply_model = set_model<&ModelSpec::vocab>},
+    {.name = "experts", .target = G::Model, .help = "experts per MoE layer", .apply_model = set_model<&ModelSpec::experts>},
+    {.name = "top_k", .target = G::Model, .help = "experts each token visits", .apply_model = set_model<&ModelSpec::top_k>},
     // Scalings and overrides of the loaded system (sweeps).
     {.name = "bandwidth_scale", .type = T::Number, .target = G::System, .help = "multiplies every network dimension's bandwidth"},
     {.name = "latency_scale", .type = T::Number, .target = G::System, .help = "multiplies every network dimension's latency"},

@@ -22,6 +22,7 @@
 
 namespace dtcalc {
 
+struct ModelSpec;
 struct PredictOptions;
 
 enum class OptionType { Integer, Number, Text, Boolean };
@@ -49,6 +50,7 @@ struct OptionDecl {
     std::string_view expected;      ///< Text: what a value must be, for messages ("gpipe, 1f1b or interleaved")
     bool (*accepts)(std::string_view text) = nullptr;               ///< Text: whether a value means something
     void (*apply)(PredictOptions& options, const OptionValue& value) = nullptr;  ///< target Option: sets it
+    void (*apply_model)(ModelSpec& model, const OptionValue& value) = nullptr;   ///< target Model: overrides it
     int dimension = -1;  ///< dim<N>_bandwidth / dim<N>_latency: N
     bool base = false;   ///< target Option: chooses what is loaded (model, system, cluster shape)
 };

@@ -22,24 +22,15 @@ bool looks_like_path(const std::string& s) {
 }
 
 void override_model(ModelSpec& m, std::span<const Assigned> values) {
-    bool kv_given = false;
-    for (const Assigned& a : values) kv_given = kv_given || a.param->name == "kv_heads";
     const bool multi_head = m.kv_heads == m.heads;  // kv_heads follows heads unless given
+    bool heads_given = false, kv_given = false;
     for (const Assigned& a : values) {
-        if (a.param->target != ParamTarget::Model) continue;
-        const std::string_view n = a.param->name;
-        const auto v = static_cast<int>(a.value->number);
-        if (n == "layers") m.layers = v;
-        else if (n == "hidden") m.hidden = v;
-        else if (n == "ffn_hidden") m.ffn_hidden = v;
-        else if (n == "heads") {
-            m.heads = v;
-            if (multi_head && !kv_given) m.kv_heads = v;
-        } else if (n == "kv_heads") m.kv_heads = v;
-        else if (n == "vocab") m.vocab = v;
-        else if (n == "experts") m.experts = v;
-        else if (n == "top_k") m.top_k = v;
+        if (!a.param->apply_model) continue;
+        a.param->apply_model(m, *a.value);
+        heads_given = heads_given || a.param->name == "heads";
+        kv_given = kv_given || a.param->name == "kv_heads";
     }
+    if (multi_head && heads_given && !kv_given) m.kv_heads = m.heads;
 }
 
 void override_system(PredictInputs& in, std::span<const Assigned> values) {
