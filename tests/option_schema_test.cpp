@@ -128,3 +128,16 @@ TEST_CASE("option schema: an option that cannot be used, where the caller gave i
     o.schedule = "zb";
     CHECK(error_of([&] { resolve_prediction(o, kPresets, kModels); }) == "schedule: expected gpipe, 1f1b or interleaved, got 'zb'");
 }
+
+TEST_CASE("option schema: a sweep's model overrides; kv_heads follows heads in a multi-head model unless given") {
+    auto reason = [](const std::string& args) {
+        const auto r = run_dtcalc("sweep --preset hgx-h100 -q --format jsonl " + args, false);
+        REQUIRE(r.exit_code == 0);
+        return r.out.find("\"plan_problems\": []") != std::string::npos ? std::string("runs") : r.out;
+    };
+    CHECK(reason("--model llama2-7b --heads 16 --rule 'kv_heads == 16'") == "runs");
+    CHECK(reason("--model llama2-7b --heads 16 --kv-heads 4 --rule 'kv_heads == 4 && heads == 16'") == "runs");
+    CHECK(reason("--model llama2-70b --heads 32 --rule 'kv_heads == 8'") == "runs");  // grouped-query: kept
+    CHECK(reason("--model llama2-7b --layers 6 --pp 4 --dp 2 --gbs 8").find("layers (6) must be divisible by pp x vpp (4)") !=
+          std::string::npos);
+}
