@@ -41,6 +41,7 @@ TEST_CASE("option schema: each option once, each name and flag distinct") {
         // What predict takes sets PredictOptions; text values say what they must be.
         CHECK((d.target == OptionTarget::Option) == (d.apply != nullptr));
         CHECK((d.target == OptionTarget::Model) == (d.apply_model != nullptr));
+        CHECK((d.target == OptionTarget::System) == (d.apply_system != nullptr));
         if (d.accepts) CHECK(!d.expected.empty());
     }
     CHECK(find_option("tpp") == nullptr);

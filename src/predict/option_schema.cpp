@@ -11,6 +11,7 @@
 #include "core/edit_distance.h"
 #include "core/units.h"
 #include "model/model_spec.h"
+#include "predict/predict.h"
 #include "plan/parallel_plan.h"
 #include "predict/predict_options.h"
 
@@ -39,6 +40,23 @@ void set_model(ModelSpec& m, const OptionValue& v) {
     m.*Field = static_cast<int>(v.number);
 }
 
+void scale_bandwidth(PredictInputs& in, int, double v) {
+    for (Dimension& d : in.network.dimensions) d.bandwidth_gbps *= v;
+}
+void scale_latency(PredictInputs& in, int, double v) {
+    for (Dimension& d : in.network.dimensions) d.latency_ns *= v;
+}
+void scale_compute(PredictInputs& in, int, double v) {
+    in.device.peak_tflops_bf16 *= v;
+    in.device.peak_tflops_fp8 *= v;
+}
+void set_bandwidth(PredictInputs& in, int dimension, double v) {
+    in.network.dimensions[static_cast<std::size_t>(dimension)].bandwidth_gbps = v;
+}
+void set_latency(PredictInputs& in, int dimension, double v) {
+    in.network.dimensions[static_cast<std::size_t>(dimension)].latency_ns = v;
+}
+
 bool is_schedule(std::string_view t) { return parse_pipeline_schedule(t).has_value(); }
 bool is_recompute(std::string_view t) { return parse_recompute(t).has_value(); }
 bool is_precision(std::string_view t) { return parse_precision(t).has_value(); }
@@ -59,14 +77,15 @@ const OptionDecl kOptions[] = {
      .apply = set<&PredictOptions::model>, .base = true},
     {.name = "preset", .type = T::Text, .help = "system preset: a name or .toml path", .aliases = "-p",
      .apply = set<&PredictOptions::preset>, .base = true},
-    {.name = "network", .type = T::Text, .help = "ASTRA-sim network YAML (with system)", .apply = set<&PredictOptions::network_file>,
-     .base = true},
-    {.name = "system", .type = T::Text, .help = "ASTRA-sim system JSON (with network)", .apply = set<&PredictOptions::system_file>,
-     .base = true},
+    {.name = "network", .type = T::Text, .help = "ASTRA-sim network YAML (with system)",
+     .apply = set<&PredictOptions::network_file>, .base = true},
+    {.name = "system", .type = T::Text, .help = "ASTRA-sim system JSON (with network)",
+     .apply = set<&PredictOptions::system_file>, .base = true},
     {.name = "backend", .type = T::Text, .help = "network model", .default_text = "the preset's",
-     .expected = "astra-unaware, astra-aware or nccl", .accepts = is_backend, .apply = set<&PredictOptions::backend>, .base = true},
-    {.name = "nodes", .help = "nodes: the outermost network dimension", .max = kMaxNodes, .apply = set<&PredictOptions::nodes>,
+     .expected = "astra-unaware, astra-aware or nccl", .accepts = is_backend, .apply = set<&PredictOptions::backend>,
      .base = true},
+    {.name = "nodes", .help = "nodes: the outermost network dimension", .max = kMaxNodes,
+     .apply = set<&PredictOptions::nodes>, .base = true},
     {.name = "gpus_per_node", .help = "GPUs per node: the innermost dimension", .max = kMaxNodes,
      .apply = set<&PredictOptions::gpus_per_node>, .base = true},
     // The plan.
@@ -79,23 +98,26 @@ const OptionDecl kOptions[] = {
      .apply = set<&PredictOptions::vpp>},
     {.name = "mbs", .help = "micro-batch size", .unit = "sequences", .default_text = "1, or a layer-list model's batch",
      .apply = set<&PredictOptions::mbs>},
-    {.name = "gbs", .help = "global batch size", .unit = "sequences", .default_text = "dp x mbs", .apply = set<&PredictOptions::gbs>},
-    {.name = "seq", .help = "sequence length", .unit = "tokens", .default_text = "the model's", .apply = set<&PredictOptions::seq>},
-    {.name = "sequence_parallel", .type = T::Boolean, .help = "Megatron sequence parallelism (with tp)", .default_text = "false",
-     .aliases = "--sp", .apply = set<&PredictOptions::sequence_parallel>},
+    {.name = "gbs", .help = "global batch size", .unit = "sequences", .default_text = "dp x mbs",
+     .apply = set<&PredictOptions::gbs>},
+    {.name = "seq", .help = "sequence length", .unit = "tokens", .default_text = "the model's",
+     .apply = set<&PredictOptions::seq>},
+    {.name = "sequence_parallel", .type = T::Boolean, .help = "Megatron sequence parallelism (with tp)",
+     .default_text = "false", .aliases = "--sp", .apply = set<&PredictOptions::sequence_parallel>},
     {.name = "tp_comm_overlap", .type = T::Boolean, .help = "tensor-parallel collectives hidden behind the GEMMs",
      .default_text = "false", .apply = set<&PredictOptions::tp_comm_overlap>},
     {.name = "schedule", .type = T::Text, .help = "pipeline schedule: gpipe | 1f1b | interleaved", .default_text = "1f1b",
      .expected = "gpipe, 1f1b or interleaved", .accepts = is_schedule, .apply = set<&PredictOptions::schedule>},
-    {.name = "recompute", .type = T::Text, .help = "activation recomputation: none | selective | full", .default_text = "none",
-     .expected = "none, selective or full", .accepts = is_recompute, .apply = set<&PredictOptions::recompute>},
+    {.name = "recompute", .type = T::Text, .help = "activation recomputation: none | selective | full",
+     .default_text = "none", .expected = "none, selective or full", .accepts = is_recompute,
+     .apply = set<&PredictOptions::recompute>},
     {.name = "zero", .help = "ZeRO stage 0-3 (3 = FSDP)", .allows_zero = true, .max = 3, .default_text = "0",
      .apply = set<&PredictOptions::zero>},
-    {.name = "precision", .type = T::Text, .help = "compute precision: bf16 | fp8", .default_text = "bf16", .expected = "bf16 or fp8",
-     .accepts = is_precision, .apply = set<&PredictOptions::precision>},
-    {.name = "order", .type = T::Text, .help = "parallel axes onto the network, innermost first", .default_text = "tp,cp,ep,dp,pp",
-     .expected = "the five axes tp, cp, ep, dp, pp once each, innermost first", .accepts = is_order,
-     .apply = set<&PredictOptions::order>},
+    {.name = "precision", .type = T::Text, .help = "compute precision: bf16 | fp8", .default_text = "bf16",
+     .expected = "bf16 or fp8", .accepts = is_precision, .apply = set<&PredictOptions::precision>},
+    {.name = "order", .type = T::Text, .help = "parallel axes onto the network, innermost first",
+     .default_text = "tp,cp,ep,dp,pp", .expected = "the five axes tp, cp, ep, dp, pp once each, innermost first",
+     .accepts = is_order, .apply = set<&PredictOptions::order>},
     {.name = "memory_limit", .type = T::Text, .help = "memory per GPU, like 80GiB", .default_text = "the device's capacity",
      .expected = "a size like 80GiB", .accepts = is_memory_size, .apply = set<&PredictOptions::memory_limit>},
     // Overrides of the loaded model (sweeps).
@@ -108,17 +130,28 @@ const OptionDecl kOptions[] = {
     {.name = "experts", .target = G::Model, .help = "experts per MoE layer", .apply_model = set_model<&ModelSpec::experts>},
     {.name = "top_k", .target = G::Model, .help = "experts each token visits", .apply_model = set_model<&ModelSpec::top_k>},
     // Scalings and overrides of the loaded system (sweeps).
-    {.name = "bandwidth_scale", .type = T::Number, .target = G::System, .help = "multiplies every network dimension's bandwidth"},
-    {.name = "latency_scale", .type = T::Number, .target = G::System, .help = "multiplies every network dimension's latency"},
-    {.name = "compute_scale", .type = T::Number, .target = G::System, .help = "multiplies the device's peak FLOP/s"},
-    {.name = "dim0_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 0's bandwidth", .unit = "GB/s per link", .dimension = 0},
-    {.name = "dim1_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 1's bandwidth", .unit = "GB/s per link", .dimension = 1},
-    {.name = "dim2_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 2's bandwidth", .unit = "GB/s per link", .dimension = 2},
-    {.name = "dim3_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 3's bandwidth", .unit = "GB/s per link", .dimension = 3},
-    {.name = "dim0_latency", .type = T::Number, .target = G::System, .help = "dimension 0's latency", .unit = "ns per hop", .allows_zero = true, .dimension = 0},
-    {.name = "dim1_latency", .type = T::Number, .target = G::System, .help = "dimension 1's latency", .unit = "ns per hop", .allows_zero = true, .dimension = 1},
-    {.name = "dim2_latency", .type = T::Number, .target = G::System, .help = "dimension 2's latency", .unit = "ns per hop", .allows_zero = true, .dimension = 2},
-    {.name = "dim3_latency", .type = T::Number, .target = G::System, .help = "dimension 3's latency", .unit = "ns per hop", .allows_zero = true, .dimension = 3},
+    {.name = "bandwidth_scale", .type = T::Number, .target = G::System, .help = "multiplies every network dimension's bandwidth",
+     .apply_system = scale_bandwidth},
+    {.name = "latency_scale", .type = T::Number, .target = G::System, .help = "multiplies every network dimension's latency",
+     .apply_system = scale_latency},
+    {.name = "compute_scale", .type = T::Number, .target = G::System, .help = "multiplies the device's peak FLOP/s",
+     .apply_system = scale_compute},
+    {.name = "dim0_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 0's bandwidth",
+     .unit = "GB/s per link", .apply_system = set_bandwidth, .dimension = 0},
+    {.name = "dim1_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 1's bandwidth",
+     .unit = "GB/s per link", .apply_system = set_bandwidth, .dimension = 1},
+    {.name = "dim2_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 2's bandwidth",
+     .unit = "GB/s per link", .apply_system = set_bandwidth, .dimension = 2},
+    {.name = "dim3_bandwidth", .type = T::Number, .target = G::System, .help = "dimension 3's bandwidth",
+     .unit = "GB/s per link", .apply_system = set_bandwidth, .dimension = 3},
+    {.name = "dim0_latency", .type = T::Number, .target = G::System, .help = "dimension 0's latency",
+     .unit = "ns per hop", .allows_zero = true, .apply_system = set_latency, .dimension = 0},
+    {.name = "dim1_latency", .type = T::Number, .target = G::System, .help = "dimension 1's latency",
+     .unit = "ns per hop", .allows_zero = true, .apply_system = set_latency, .dimension = 1},
+    {.name = "dim2_latency", .type = T::Number, .target = G::System, .help = "dimension 2's latency",
+     .unit = "ns per hop", .allows_zero = true, .apply_system = set_latency, .dimension = 2},
+    {.name = "dim3_latency", .type = T::Number, .target = G::System, .help = "dimension 3's latency",
+     .unit = "ns per hop", .allows_zero = true, .apply_system = set_latency, .dimension = 3},
     // The sweep's cost column.
     {.name = "price_per_gpu_hour", .type = T::Number, .target = G::Cost, .help = "the cost column's price of one GPU-hour",
      .default_text = "1"},

@@ -23,6 +23,7 @@
 namespace dtcalc {
 
 struct ModelSpec;
+struct PredictInputs;
 struct PredictOptions;
 
 enum class OptionType { Integer, Number, Text, Boolean };
@@ -51,6 +52,9 @@ struct OptionDecl {
     bool (*accepts)(std::string_view text) = nullptr;               ///< Text: whether a value means something
     void (*apply)(PredictOptions& options, const OptionValue& value) = nullptr;  ///< target Option: sets it
     void (*apply_model)(ModelSpec& model, const OptionValue& value) = nullptr;   ///< target Model: overrides it
+    /// target System: scales or overrides the loaded network or device
+    /// (dimension: the declared one, which the caller has checked exists).
+    void (*apply_system)(PredictInputs& inputs, int dimension, double value) = nullptr;
     int dimension = -1;  ///< dim<N>_bandwidth / dim<N>_latency: N
     bool base = false;   ///< target Option: chooses what is loaded (model, system, cluster shape)
 };

@@ -35,26 +35,16 @@ void override_model(ModelSpec& m, std::span<const Assigned> values) {
 
 void override_system(PredictInputs& in, std::span<const Assigned> values) {
     std::vector<Dimension>& dims = in.network.dimensions;
-    for (const Assigned& a : values) {
-        const std::string_view n = a.param->name;
-        const double v = a.value->number;
-        if (n == "bandwidth_scale")
-            for (Dimension& d : dims) d.bandwidth_gbps *= v;
-        else if (n == "latency_scale")
-            for (Dimension& d : dims) d.latency_ns *= v;
-        else if (n == "compute_scale") {
-            in.device.peak_tflops_bf16 *= v;
-            in.device.peak_tflops_fp8 *= v;
-        }
-    }
+    // The scalings first, then the dimensions' own values over them.
+    for (const Assigned& a : values)
+        if (a.param->apply_system && a.param->dimension < 0) a.param->apply_system(in, -1, a.value->number);
     for (const Assigned& a : values) {
         const int d = a.param->dimension;
-        if (a.param->target != ParamTarget::System || d < 0) continue;
+        if (!a.param->apply_system || d < 0) continue;
         if (d >= static_cast<int>(dims.size()))
             throw InputError(a.where && !a.where->file.empty() ? *a.where : InputLocation{"", 0, 0, std::string(a.param->name)},
                              "the network has " + std::to_string(dims.size()) + " dimension(s), numbered from 0");
-        if (a.param->name.ends_with("_bandwidth")) dims[static_cast<std::size_t>(d)].bandwidth_gbps = a.value->number;
-        else dims[static_cast<std::size_t>(d)].latency_ns = a.value->number;
+        a.param->apply_system(in, d, a.value->number);
     }
     // The overridden network obeys the bounds a network file does (core/units.h).
     for (const Assigned& a : values) {
