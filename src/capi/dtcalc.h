@@ -13,8 +13,10 @@
  * state between them and may run on several threads at once.
  *
  * The keys are the command line's with '_' for '-' (see `dtcalc predict
- * --help`, `dtcalc collective --help`, `dtcalc sweep --help`), plus
- * preset_path and model_path: ':'-separated directories searched first.
+ * --help`, `dtcalc collective --help`, `dtcalc sweep --help`; predict's and
+ * sweep's are the options of src/predict/option_schema.h by name), plus
+ * preset_path and model_path: ':'-separated directories searched first. A
+ * value that cannot be used is reported at its key and line.
  * Presets and models are otherwise found through $DTCALC_PRESET_PATH,
  * $DTCALC_MODEL_PATH, ./presets, ./models and the install's share/dtcalc.
  *
