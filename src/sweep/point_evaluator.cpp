@@ -215,6 +215,14 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
         out.result.plan_problems.push_back(std::move(not_allowed));
         return;
     }
+    // The replay times only plans the rules allow (it assumes a pipeline for
+    // vpp > 1, layers that split over the chunks, ...): checked here, whatever
+    // the timer checks itself.
+    if (std::vector<std::string> problems = plan_problems(in.model, in.plan, npus); !problems.empty()) {
+        out.result.npus = npus;
+        out.result.plan_problems = std::move(problems);
+        return;
+    }
     try {
         out.result = predict_without_schedule(in, scratch.replay, &scratch.prices[static_cast<std::size_t>(target_index)]);
     } catch (const InputError& e) {  // groups that do not fit the network, fp8 without an fp8 peak, ...
