@@ -1,5 +1,7 @@
 #include "cli/option_flags.h"
 
+#include <cctype>
+
 #include "core/error.h"
 
 namespace dtcalc::cli {

@@ -1,8 +1,6 @@
 #include "predict/predict_options.h"
 
-#include <fmt/format.h>
-
-#include <cmath>
+#include <algorithm>
 
 #include "config/system_source.h"
 #include "config/model_loader.h"
@@ -11,8 +9,8 @@
 #include "config/system_config_reader.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "predict/option_schema.h"
 #include "network/cluster_shape.h"
+#include "predict/option_schema.h"
 
 namespace dtcalc {
 
