@@ -10,7 +10,9 @@
 // A sweep's rows are flat (one key per CSV column), so
 // pandas.DataFrame(dtcalc.sweep(...)) takes them as they are. Bad input
 // raises dtcalc.InputError (a ValueError) with the message the command line
-// prints; a plan that cannot run is a row (or plan_problems), not an error.
+// prints, a plan that breaks a rule included; a plan that does not fit in
+// memory is a result with feasible False, and in a sweep a point that breaks
+// a rule is a row with its reason.
 #include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -66,9 +68,20 @@ ConfigValue table_of(const py::kwargs& kwargs, const std::string& call) {
     table.where = {call, 0, 0, ""};
     for (const auto& [key, value] : kwargs) {
         const std::string name = py::str(key);
-        table.fields.emplace_back(name, to_config(value, call, name));
+        // Messages name the keyword as it was written: "tp=3".
+        std::string written = py::repr(value).cast<std::string>();
+        if (written.size() > 40) written = written.substr(0, 36) + " ...";
+        table.fields.emplace_back(name, to_config(value, call, name + "=" + written));
     }
     return table;
+}
+
+// An option that cannot be used, in the caller's terms. One given as a
+// keyword is already located at it ("dtcalc.predict(): precision='fp8': ..."),
+// one from a spec file at its line; one not given names the keyword to give.
+[[noreturn]] void raise_at_keyword(const dtcalc::OptionError& e, const std::string& call) {
+    if (!e.where().file.empty()) throw e;
+    throw dtcalc::InputError({call, 0, 0, e.option() + "="}, e.detail());
 }
 
 py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
@@ -105,9 +118,11 @@ PYBIND11_MODULE(dtcalc, m) {
         [](const py::kwargs& kwargs) {
             const ConfigValue config = table_of(kwargs, "dtcalc.predict()");
             std::string json;
-            {
+            try {
                 py::gil_scoped_release release;
                 json = dtcalc::predict_json(config, module_path());
+            } catch (const dtcalc::OptionError& e) {
+                raise_at_keyword(e, "dtcalc.predict()");
             }
             return json_loads(json);
         },
@@ -134,9 +149,11 @@ PYBIND11_MODULE(dtcalc, m) {
             const std::string spec_file = spec.is_none() ? std::string() : py::str(spec).cast<std::string>();
             const ConfigValue overrides = table_of(kwargs, "dtcalc.sweep()");
             std::string csv;
-            {
+            try {
                 py::gil_scoped_release release;
                 csv = dtcalc::sweep_csv(spec_file, overrides, module_path());
+            } catch (const dtcalc::OptionError& e) {
+                raise_at_keyword(e, "dtcalc.sweep()");
             }
             const dtcalc::CsvDocument table = dtcalc::parse_csv_document(csv, "sweep rows");
             py::list rows;

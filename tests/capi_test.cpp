@@ -58,10 +58,11 @@ TEST_CASE("C ABI: a prediction from JSON text is predict's JSON object") {
     CHECK(json["plan_problems"].empty());
 }
 
-TEST_CASE("C ABI: a plan that cannot run is an answer, a bad key is an input error naming it") {
+TEST_CASE("C ABI: a plan that breaks a rule and a bad key are input errors naming them") {
     Answer a = ask(dtcalc_predict, kPresetPath + "model = \"gpt3-175b\"\npreset = \"lab-system1\"\ntp = 64\n");
-    REQUIRE(a.status == DTCALC_OK);
-    CHECK(nlohmann::json::parse(a.result)["plan_problems"][0] == "tp (64) must divide heads (96)");
+    CHECK(a.status == DTCALC_INPUT_ERROR);
+    CHECK(a.result_null);
+    CHECK(a.error == "plan: tp (64) must divide heads (96); tp (64) and kv_heads (96) must divide one another");
 
     a = ask(dtcalc_predict, kPresetPath + "model = \"gpt3-175b\"\npreset = \"lab-system1\"\ntpp = 4\n");
     CHECK(a.status == DTCALC_INPUT_ERROR);
@@ -107,4 +108,35 @@ TEST_CASE("C ABI: null pointers are refused without allocating") {
     CHECK(dtcalc_predict("model = \"x\"", nullptr, &error) == DTCALC_NULL_ARGUMENT);
     CHECK(std::string(dtcalc_version()) == "0.1.0");
     dtcalc_free(nullptr);
+}
+
+TEST_CASE("C ABI: vpp > 1 with pp 1 is an input error for a prediction and a row for a sweep") {
+    // It used to crash the caller in the sweep, and answer an internal message in a prediction.
+    const std::string seven_b = kPresetPath + "model = \"llama2-7b\"\npreset = \"hgx-h100\"\n";
+    const std::string rule = "vpp > 1 needs pp > 1: virtual stages split each pipeline rank's layers (vpp 2, pp 1)";
+    Answer a = ask(dtcalc_predict, seven_b + "vpp = 2\n");
+    CHECK(a.status == DTCALC_INPUT_ERROR);
+    CHECK(a.error == "plan: " + rule);
+    a = ask(dtcalc_predict, seven_b + "pp = 2\nvpp = 3\ngbs = 8\n");
+    CHECK(a.status == DTCALC_INPUT_ERROR);
+    CHECK(a.error == "plan: layers (32) must be divisible by pp x vpp (6)");
+    a = ask(dtcalc_sweep, seven_b + "vpp = 2\n");
+    REQUIRE(a.status == DTCALC_OK);
+    auto rows = nlohmann::json::parse(a.result);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0]["feasible"] == false);
+    CHECK(rows[0]["plan_problems"] == nlohmann::json::array({rule}));
+    a = ask(dtcalc_sweep, seven_b + "vpp = [1, 2, 4]\ntp = [1, 3]\nschedule = [\"gpipe\", \"interleaved\"]\n");
+    REQUIRE(a.status == DTCALC_OK);
+    rows = nlohmann::json::parse(a.result);
+    CHECK(rows.size() == 12);
+    int runs = 0;
+    for (const auto& row : rows) runs += row["plan_problems"].empty() ? 1 : 0;
+    CHECK(runs == 2);  // tp 1, vpp 1, either schedule
+    // A plan that runs but does not fit is a result with its reason.
+    a = ask(dtcalc_predict, kPresetPath + "model = \"llama2-70b\"\npreset = \"hgx-h100\"\ntp = 8\n");
+    REQUIRE(a.status == DTCALC_OK);
+    const auto json = nlohmann::json::parse(a.result);
+    CHECK(json["feasible"] == false);
+    CHECK(json["infeasible_reasons"].size() == 1);
 }

@@ -67,7 +67,7 @@ TEST_CASE("bad input exits 2 with one clear line") {
                                                                  "topology: [Switch]\nnpus_count: [8]\nbandwidth: [400]\nlatency: [10]\n");
         const Run r = run_dtcalc("collective all-reduce --size 1MiB --network " + net);
         CHECK(r.exit_code == 2);
-        CHECK(r.out == "dtcalc: error: --system: missing: --network needs --system too\n");
+        CHECK(r.out == "dtcalc: error: --system: missing: a network file needs a system file too\n");
     }
     SUBCASE("bad file") {
         const std::string net = dtcalc::testing::write_temp_file("cli-bad.yml", "topology: [Switch]\n");

@@ -170,7 +170,7 @@ TEST_CASE("presets load by name, and every shipped preset is valid") {
         CHECK(p.name == name);
         CHECK(!p.sources.empty());
     }
-    CHECK(error_of([&] { load_preset("no-such-preset", dirs); }).starts_with("--preset: no preset named 'no-such-preset' (known: "));
+    CHECK(error_of([&] { load_preset("no-such-preset", dirs); }).starts_with("preset: no preset named 'no-such-preset' (known: "));
 }
 
 TEST_CASE("preset TOML errors carry line and column") {

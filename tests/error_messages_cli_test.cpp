@@ -63,9 +63,9 @@ TEST_CASE("error message: choosing the system (--preset, --network, --system, --
     const std::string net = network_yaml(), sys = system_json();
     const std::string head = "collective all-reduce --size 1MiB ";
     check_errors({
-        {head + "--preset hgx-h100 --network " + net, "--preset: give either --preset or --network and --system, not both"},
-        {head + "--system " + sys, "--network: missing: --system needs --network too"},
-        {head, "--preset: missing: give --preset NAME, or --network FILE and --system FILE"},
+        {head + "--preset hgx-h100 --network " + net, "--preset: give either a preset or a network and a system, not both"},
+        {head + "--system " + sys, "--network: missing: a system file needs a network file too"},
+        {head, "--preset: missing: give a preset, or a network file and a system file"},
         {head + "--preset hgx-h100 --backend fast", "--backend: expected astra-unaware, astra-aware or nccl, got 'fast'"},
         {head + "--preset lab-system1 --backend nccl",
          "--backend: nccl needs a preset with an [nccl] table (e.g. hgx-h100, dgx-a100, h100-ib-ndr400, a100-ib-hdr200)"},
@@ -94,8 +94,8 @@ TEST_CASE("error message: collective flags") {
 TEST_CASE("error message: cluster shape flags") {
     const std::string head = "predict --model gpt2 ";
     check_errors({
-        {head + "--preset h100-ib-ndr400 --gpus-per-node 0", "--gpus-per-node: expected 1 to 16777216, got 0"},
-        {head + "--preset h100-ib-ndr400 --nodes 0", "--nodes: expected 1 to 16777216, got 0"},
+        {head + "--preset h100-ib-ndr400 --gpus-per-node 0", "--gpus-per-node: expected an integer from 1 to 16777216, got '0'"},
+        {head + "--preset h100-ib-ndr400 --nodes 0", "--nodes: expected an integer from 1 to 16777216, got '0'"},
         {head + "--preset hgx-h100 --nodes 2",
          "--nodes: this system has one network dimension, so one node; use a multi-node preset (e.g. h100-ib-ndr400)"},
     });
@@ -123,7 +123,7 @@ TEST_CASE("error message: configuration files the readers refuse") {
 TEST_CASE("error message: predict flags") {
     const std::string head = "predict --model gpt3-175b --preset hgx-h100 ";
     check_errors({
-        {"predict --preset hgx-h100", "--model: missing: give --model NAME (see `dtcalc list`)"},
+        {"predict --preset hgx-h100", "--model: missing: give a model name or .toml path (see `dtcalc list`)"},
         {head + "--schedule zb", "--schedule: expected gpipe, 1f1b or interleaved, got 'zb'"},
         {head + "--recompute some", "--recompute: expected none, selective or full, got 'some'"},
         {head + "--precision fp4", "--precision: expected bf16 or fp8, got 'fp4'"},
@@ -131,8 +131,8 @@ TEST_CASE("error message: predict flags") {
         {head + "--memory-limit lots", "--memory-limit: expected a size like 80GiB, got 'lots'"},
         {head + "--memory-limit 0", "--memory-limit: expected a size like 80GiB, got '0'"},
         // 0 and below stood for "the default" and were ignored without a word.
-        {head + "--gbs=-5", "--gbs: expected a positive number of sequences, got -5"},
-        {head + "--seq 0", "--seq: expected a positive number of tokens, got 0"},
+        {head + "--gbs=-5", "--gbs: expected a positive integer, got '-5'"},
+        {head + "--seq 0", "--seq: expected a positive integer, got '0'"},
         // dp defaults to 8 / 3 = 2.
         {head + "--tp 3", "plan: dp x tp x pp x cp (2 x 3 x 1 x 1 = 6) must equal the NPU count (8)"},
         // 10^8 sequences on dp 8 x mbs 1: the step ran out of memory, and above 2^31
@@ -276,7 +276,7 @@ TEST_CASE("error message: options and arguments no command takes") {
 
 TEST_CASE("error message: option values of the wrong type") {
     check_errors({
-        {"predict --model gpt2 --preset hgx-h100 --tp abc", "--tp: expected a whole number, got 'abc'"},
+        {"predict --model gpt2 --preset hgx-h100 --tp abc", "--tp: expected a positive integer, got 'abc'"},
         {"collective all-reduce --size 1MiB --preset hgx-h100 --npus 2.5", "--npus: expected a whole number, got '2.5'"},
         {"sweep --model gpt2 --preset hgx-h100 --max-points 1.5", "--max-points: expected a whole number, got '1.5'"},
         // A count below 1 was read as 2^64 - 1: no limit at all.

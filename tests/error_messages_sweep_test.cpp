@@ -178,7 +178,7 @@ TEST_CASE("error message: batch CSV files and rows") {
     CHECK(batch_error("\xEF\xBB\xBF\n\n") == "rows.csv: no header line: the first line names the columns");
     CHECK(batch_error("tp,tp\n8,8\n") == "rows.csv:1: column 'tp' appears twice");
     // A row naming a model that does not exist: the row, then what loading said.
-    CHECK(batch_error("tp,model\n1,no-such-model\n").starts_with("rows.csv:2: --model: no model named 'no-such-model' (known: "));
+    CHECK(batch_error("tp,model\n1,no-such-model\n").starts_with("rows.csv:2: model: no model named 'no-such-model' (known: "));
     // The spec: no cases, one value per parameter.
     SweepSpec cases = model_and_preset();
     cases.cases.push_back({"a", {}});

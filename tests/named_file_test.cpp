@@ -34,12 +34,12 @@ TEST_CASE("named files: names are the .toml stems of every directory, sorted, on
 
 TEST_CASE("named files: a name is looked up in order, a path is taken as it is") {
     const auto dirs = two_dirs();
-    CHECK(find_named_toml("y", dirs, "preset", "--preset") == dirs[0] + "/y.toml");  // the first directory wins
-    CHECK(find_named_toml("z", dirs, "preset", "--preset") == dirs[1] + "/z.toml");
-    CHECK(find_named_toml("elsewhere/q", dirs, "model", "--model") == "elsewhere/q");  // holds a '/'
-    CHECK(find_named_toml("q.toml", dirs, "model", "--model") == "q.toml");
-    CHECK(error_of([&] { find_named_toml("notes", dirs, "model", "--model"); }) ==
-          "--model: no model named 'notes' (known: x, y, z)");
-    CHECK(error_of([&] { find_named_toml("w", {}, "preset", "--preset"); }) ==
-          "--preset: no preset named 'w' (known: none found)");
+    CHECK(find_named_toml("y", dirs, "preset", "preset") == dirs[0] + "/y.toml");  // the first directory wins
+    CHECK(find_named_toml("z", dirs, "preset", "preset") == dirs[1] + "/z.toml");
+    CHECK(find_named_toml("elsewhere/q", dirs, "model", "model") == "elsewhere/q");  // holds a '/'
+    CHECK(find_named_toml("q.toml", dirs, "model", "model") == "q.toml");
+    CHECK(error_of([&] { find_named_toml("notes", dirs, "model", "model"); }) ==
+          "model: no model named 'notes' (known: x, y, z)");
+    CHECK(error_of([&] { find_named_toml("w", {}, "preset", "preset"); }) ==
+          "preset: no preset named 'w' (known: none found)");
 }

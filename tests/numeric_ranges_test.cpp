@@ -155,11 +155,11 @@ TEST_CASE("numeric edge: a cluster shaped past 2^24 NPUs is refused, whatever th
     Network two{{{Topology::Switch, 8, 450, 0}, {Topology::Switch, 16, 50, 0}}};
     CHECK(shape_cluster(two, 2097152, 8).total_npus() == kMaxNpus);  // 2^21 x 8 = 2^24: the edge is accepted
     CHECK(error_of([&] { shape_cluster(two, 16777216, 16777216); }) ==
-          "--nodes: out of range: the cluster would have more than 16,777,216 NPUs (accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
+          "nodes: out of range: the cluster would have more than 16,777,216 NPUs (accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
     // The middle dimension is kept: 2^24 x 2^24 x 2^24 would be 2^72.
     Network three{{{Topology::Switch, 8, 450, 0}, {Topology::Switch, 16777216, 50, 0}, {Topology::Switch, 2, 50, 0}}};
     CHECK(error_of([&] { shape_cluster(three, std::nullopt, 16777216); }) ==
-          "--gpus-per-node: out of range: the cluster would have more than 16,777,216 NPUs (accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
+          "gpus_per_node: out of range: the cluster would have more than 16,777,216 NPUs (accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
 }
 
 TEST_CASE("numeric edge: message sizes over 1 PiB are refused; all-gathers whose output would pass it too") {

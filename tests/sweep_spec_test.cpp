@@ -143,7 +143,7 @@ TEST_CASE("malformed specs are errors naming the file, line and key") {
     CHECK(error_of([] { spec_of("tp = []\n"); }) == "spec.toml:1:6: tp: the list of values is empty");
     CHECK(error_of([] { spec_of("tp = \"16..4\"\n"); }) == "spec.toml:1:6: tp: the range '16..4' is empty");
     CHECK(error_of([] { spec_of("recompute = [\"none\", \"most\"]\n"); }) ==
-          "spec.toml:1:13: recompute: expected none, selective or full, got 'most'");
+          "spec.toml:1:22: recompute[1]: expected none, selective or full, got 'most'");
     CHECK(error_of([] { spec_of("tp = 2.5\n"); }) == "spec.toml:1:6: tp: expected a positive integer, got '2.5'");
     CHECK(error_of([] { spec_of("objective = \"speed\"\n"); }) ==
           "spec.toml:1:13: objective: expected time, tokens_per_s, tokens_per_s_per_gpu, mfu, memory or cost, got 'speed'");

@@ -24,17 +24,75 @@ class PredictTest(unittest.TestCase):
                                  check=True, capture_output=True, text=True)
             self.assertEqual(got, json.loads(cli.stdout))
 
-    def test_a_plan_that_cannot_run_lists_its_problems(self):
-        got = dtcalc.predict(model="gpt3-175b", preset="lab-system1", tp=64)
-        self.assertEqual(got["plan_problems"][0], "tp (64) must divide heads (96)")
+    def test_a_plan_that_breaks_a_rule_raises(self):
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="gpt3-175b", preset="lab-system1", tp=64)
+        self.assertIsInstance(caught.exception, dtcalc.InputError)
+        self.assertIn("plan: tp (64) must divide heads (96)", str(caught.exception))
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="llama2-7b", preset="hgx-h100", tp=3)
+        self.assertIn("plan: dp x tp x pp x cp (2 x 3 x 1 x 1 = 6) must equal the NPU count (8)", str(caught.exception))
+
+    def test_vpp_without_a_pipeline_raises(self):
+        for extra in [dict(), dict(schedule="interleaved"), dict(schedule="gpipe")]:
+            with self.assertRaises(ValueError) as caught:
+                dtcalc.predict(model="llama2-7b", preset="hgx-h100", vpp=2, **extra)
+            self.assertIn("plan: vpp > 1 needs pp > 1", str(caught.exception))
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="llama2-7b", preset="hgx-h100", pp=2, vpp=3, gbs=8)
+        self.assertIn("layers (32) must be divisible by pp x vpp (6)", str(caught.exception))
+
+    def test_a_plan_that_does_not_fit_is_a_result(self):
+        got = dtcalc.predict(model="llama2-70b", preset="hgx-h100", tp=8)
+        self.assertFalse(got["feasible"])
+        self.assertIn("but the limit is 80.0 GiB", got["infeasible_reasons"][0])
 
     def test_bad_input_raises_input_error_naming_the_key(self):
         with self.assertRaises(dtcalc.InputError) as caught:
             dtcalc.predict(model="llama2-70b", preset="lab-system1", tpp=4)
-        self.assertIn("tpp: unknown key (did you mean 'tp'?)", str(caught.exception))
+        self.assertIn("dtcalc.predict(): tpp=4: unknown key (did you mean 'tp'?)", str(caught.exception))
         self.assertTrue(issubclass(dtcalc.InputError, ValueError))
         with self.assertRaises(dtcalc.InputError):
             dtcalc.predict(model="llama2-70b", preset="lab-system1", tp={"a": 1})
+
+
+class OptionErrorTest(unittest.TestCase):
+    """An option that cannot be used is named as the caller wrote it: the keyword and its value."""
+
+    def assertRaisesMessage(self, message, call, **kwargs):
+        with self.assertRaises(dtcalc.InputError) as caught:
+            call(**kwargs)
+        self.assertEqual(str(caught.exception), message)
+
+    def test_predict_names_the_keyword(self):
+        self.assertRaisesMessage("dtcalc.predict(): precision='fp8': fp8 needs a device with an fp8 peak; this system has none",
+                                 dtcalc.predict, model="gpt2", preset="lab-system1", precision="fp8")
+        self.assertRaisesMessage("dtcalc.predict(): schedule='zb': expected gpipe, 1f1b or interleaved, got 'zb'",
+                                 dtcalc.predict, model="gpt2", preset="hgx-h100", schedule="zb")
+        self.assertRaisesMessage("dtcalc.predict(): zero=7: expected an integer from 0 to 3, got '7'",
+                                 dtcalc.predict, model="gpt2", preset="hgx-h100", zero=7)
+        self.assertRaisesMessage("dtcalc.predict(): nodes=2: this system has one network dimension, so one node; "
+                                 "use a multi-node preset (e.g. h100-ib-ndr400)",
+                                 dtcalc.predict, model="gpt2", preset="hgx-h100", nodes=2)
+        self.assertRaisesMessage("dtcalc.predict(): model=: missing: give a model name or .toml path (see `dtcalc list`)",
+                                 dtcalc.predict, preset="hgx-h100")
+        with self.assertRaises(dtcalc.InputError) as caught:
+            dtcalc.predict(model="no-such-model", preset="hgx-h100")
+        self.assertTrue(str(caught.exception).startswith("dtcalc.predict(): model='no-such-model': no model named"))
+
+    def test_sweep_names_the_keyword(self):
+        with self.assertRaises(dtcalc.InputError) as caught:
+            dtcalc.sweep(model="no-such-model", preset="hgx-h100")
+        self.assertTrue(str(caught.exception).startswith("dtcalc.sweep(): model='no-such-model': no model named"))
+        self.assertRaisesMessage("dtcalc.sweep(): recompute=['none', 'most'][1]: expected none, selective or full, got 'most'",
+                                 dtcalc.sweep, model="gpt2", preset="hgx-h100", recompute=["none", "most"])
+
+    def test_the_same_option_names_everywhere(self):
+        # sequence_parallel is the keyword, the scenario key and the sweep parameter.
+        got = dtcalc.predict(model="llama2-7b", preset="hgx-h100", tp=2, sequence_parallel=True)
+        self.assertTrue(got["plan"]["sequence_parallel"])
+        rows = dtcalc.sweep(model="llama2-7b", preset="hgx-h100", tp=2, sequence_parallel=[False, True])
+        self.assertEqual([r["sp"] for r in rows], [0, 1])
 
 
 class CollectiveTest(unittest.TestCase):
@@ -77,10 +135,22 @@ class SweepTest(unittest.TestCase):
     def test_malformed_values_raise(self):
         with self.assertRaises(dtcalc.InputError) as caught:
             dtcalc.sweep(model="llama2-70b", preset="lab-system1", tp="16..4")
-        self.assertIn("tp: the range '16..4' is empty", str(caught.exception))
+        self.assertIn("dtcalc.sweep(): tp='16..4': the range '16..4' is empty", str(caught.exception))
         with self.assertRaises(dtcalc.InputError) as caught:
             dtcalc.sweep(model="llama2-70b", dpp=4)
         self.assertIn("unknown parameter (did you mean 'dp'?)", str(caught.exception))
+
+    def test_a_point_that_breaks_a_rule_is_a_row(self):
+        rows = dtcalc.sweep(model="llama2-7b", preset="hgx-h100", vpp=2)
+        self.assertEqual(len(rows), 1)
+        self.assertFalse(rows[0]["feasible"])
+        self.assertIn("vpp > 1 needs pp > 1", rows[0]["reason"])
+        rows = dtcalc.sweep(model="gpt2", preset="hgx-h100", pp=[1, 2], vpp="1..4", tp="1..8", gbs=8,
+                            schedule=["1f1b", "interleaved"])
+        self.assertEqual(len(rows), 2 * 3 * 4 * 2)
+        reasons = {r["reason"] for r in rows}
+        self.assertIn("tp (2) must divide heads (25); tp (2) and kv_heads (25) must divide one another", reasons)
+        self.assertTrue(any(r["reason"] is None and r["feasible"] for r in rows))
 
     def test_pandas_takes_the_rows(self):
         try:

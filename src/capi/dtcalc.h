@@ -13,8 +13,10 @@
  * state between them and may run on several threads at once.
  *
  * The keys are the command line's with '_' for '-' (see `dtcalc predict
- * --help`, `dtcalc collective --help`, `dtcalc sweep --help`), plus
- * preset_path and model_path: ':'-separated directories searched first.
+ * --help`, `dtcalc collective --help`, `dtcalc sweep --help`; predict's and
+ * sweep's are the options of src/predict/option_schema.h by name), plus
+ * preset_path and model_path: ':'-separated directories searched first. A
+ * value that cannot be used is reported at its key and line.
  * Presets and models are otherwise found through $DTCALC_PRESET_PATH,
  * $DTCALC_MODEL_PATH, ./presets, ./models and the install's share/dtcalc.
  *
@@ -43,7 +45,9 @@ const char* dtcalc_version(void);
 
 /* One training iteration: a scenario (model, preset, dp, tp, pp, ...), as
  * `dtcalc predict --scenario` reads it. *result: `predict --format json`'s
- * object (a plan that cannot run lists its plan_problems). */
+ * object. A plan that breaks a rule (tp must divide heads, vpp > 1 needs
+ * pp > 1, ...) is DTCALC_INPUT_ERROR with "plan: " and every rule it breaks;
+ * one that does not fit in memory is a result with feasible false. */
 int dtcalc_predict(const char* settings, char** result, char** error);
 
 /* One collective, or a range of sizes: kind, size ("1MiB" or "1KiB:1GiB"),

@@ -91,8 +91,15 @@ std::string predict_json(const ConfigValue& config, const std::string& library_p
     require_table(config);
     PredictOptions options;
     apply_scenario(without(config, kEmbeddingKeys), options);
-    const ResolvedPrediction resolved = resolve_prediction(options, embedded_preset_dirs(&config, library_path),
-                                                          embedded_model_dirs(&config, library_path));
+    const ResolvedPrediction resolved = [&] {
+        try {
+            return resolve_prediction(options, embedded_preset_dirs(&config, library_path), embedded_model_dirs(&config, library_path));
+        } catch (const OptionError& e) {
+            if (const ConfigValue* v = config.find(e.option())) throw OptionError(e, v->where);  // its key and line
+            throw;
+        }
+    }();
+    check_plan(resolved.inputs);
     const PredictResult result = predict(resolved.inputs);
     std::ostringstream out;
     write_predict_json(out, resolved.inputs, result, {resolved.model_label, resolved.system_label, resolved.backend_label});

@@ -6,6 +6,7 @@
 
 #include "cli/command_line_errors.h"
 #include "core/error.h"
+#include "predict/option_schema.h"
 
 namespace dtcalc::cli {
 
@@ -36,6 +37,11 @@ int run_command_line(CLI::App& app, const std::function<void()>& parse_and_run, 
         return 2;
     } catch (const CLI::ParseError& e) {
         err << "dtcalc: error: " << e.what() << "\n";
+        return 2;
+    } catch (const OptionError& e) {
+        // Not located by the command: the option was a flag.
+        const bool located = !e.where().file.empty() || e.where().key != e.option();
+        err << "dtcalc: error: " << (located ? e.what() : option_flag(e.option()) + ": " + e.detail()) << "\n";
         return 2;
     } catch (const InputError& e) {
         err << "dtcalc: error: " << e.what() << "\n";

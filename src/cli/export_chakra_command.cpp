@@ -11,6 +11,7 @@
 #include "cli/cli_common.h"
 #include "core/error.h"
 #include "predict/predict.h"
+#include "cli/option_flags.h"
 #include "predict/predict_options.h"
 #include "workload/astra_v1_workload.h"
 
@@ -20,7 +21,7 @@ namespace {
 struct ExportCommand {
     std::string workload;  // a v1 text workload, or empty with --model
     SystemOptions system;
-    PredictOptions model;  // used with --model
+    OptionFlags plan;      // --model and a plan
     int passes = 1;
     std::string output;
     std::string comm_groups;
@@ -38,9 +39,11 @@ struct ExportedWorkload {
 ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& preset_dirs,
                        const std::vector<std::string>& model_dirs) {
     ExportedWorkload w;
-    if (!c.workload.empty() && !c.model.model.empty())
+    PredictOptions options;
+    c.plan.apply(options);
+    if (!c.workload.empty() && !options.model.empty())
         throw InputError({"--model", 0, 0, ""}, "give either a WORKLOAD file or --model, not both");
-    if (c.workload.empty() && c.model.model.empty())
+    if (c.workload.empty() && options.model.empty())
         throw InputError({"WORKLOAD", 0, 0, ""}, "missing: give an ASTRA-sim 1.0 text workload, or --model with a plan");
     if (!c.workload.empty()) {
         if (c.passes < 1 || c.passes > 1000)
@@ -52,18 +55,13 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
         w.backend = sys.backend;
         return w;
     }
-    PredictOptions options = c.model;
     options.preset = c.system.preset;
     options.network_file = c.system.network_file;
     options.system_file = c.system.system_file;
     options.backend = c.system.backend;
     const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
+    check_plan(resolved.inputs);
     PredictResult result = predict(resolved.inputs);
-    if (!result.plan_problems.empty()) {
-        std::string all;
-        for (const std::string& p : result.plan_problems) all += (all.empty() ? "" : "; ") + p;
-        throw InputError({"plan", 0, 0, ""}, all);
-    }
     w.graph = std::move(result.step.graph);
     w.network = resolved.inputs.network;
     w.system = resolved.inputs.system;
@@ -110,26 +108,11 @@ void setup_export_chakra_command(CLI::App& app, const std::vector<std::string>& 
     cmd->add_option("--configs", c->configs, "Also write network.yml, system.json, remote_memory.json here");
     cmd->add_flag("--no-dtcalc-durations", c->no_durations,
                   "Leave out dtcalc's exact op times (then `dtcalc astra` times the nodes as ASTRA-sim does)");
-    PredictOptions& o = c->model;
-    cmd->add_option("--model,-m", o.model, "Model name (see `dtcalc list`) or a .toml path, with a plan:");
-    cmd->add_option("--nodes", o.nodes, "Nodes (the outermost network dimension)");
-    cmd->add_option("--gpus-per-node", o.gpus_per_node, "GPUs per node (the innermost dimension)");
-    cmd->add_option("--dp", o.dp, "Data parallel");
-    cmd->add_option("--tp", o.tp, "Tensor parallel");
-    cmd->add_option("--pp", o.pp, "Pipeline parallel");
-    cmd->add_option("--cp", o.cp, "Context parallel");
-    cmd->add_option("--ep", o.ep, "Expert parallel");
-    cmd->add_flag("--sequence-parallel", o.sequence_parallel, "Megatron sequence parallelism");
-    cmd->add_flag("--tp-comm-overlap", o.tp_comm_overlap, "Overlap tensor-parallel communication with compute");
-    cmd->add_option("--vpp", o.vpp, "Virtual pipeline stages per rank");
-    cmd->add_option("--schedule", o.schedule, "gpipe | 1f1b | interleaved");
-    cmd->add_option("--mbs", o.mbs, "Micro-batch size");
-    cmd->add_option("--gbs", o.gbs, "Global batch size");
-    cmd->add_option("--seq", o.seq, "Sequence length");
-    cmd->add_option("--recompute", o.recompute, "none | selective | full");
-    cmd->add_option("--zero", o.zero, "ZeRO stage 0-3");
-    cmd->add_option("--precision", o.precision, "bf16 | fp8");
-    cmd->add_option("--order", o.order, "Axes innermost first (default tp,cp,ep,dp,pp)");
+    // The options `predict` takes but the system's (above) and the memory limit.
+    c->plan.add(*cmd, [](const OptionDecl& d) {
+        return d.target == OptionTarget::Option && d.name != "system" && d.name != "preset" && d.name != "network" &&
+               d.name != "backend" && d.name != "memory_limit";
+    });
     cmd->callback([c, &preset_dirs, &model_dirs] { run(*c, preset_dirs, model_dirs); });
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "cli/cli_common.h"
+#include "cli/option_flags.h"
 #include "config/config_readers.h"
 #include "core/error.h"
 #include "sweep/batch_sweep.h"
@@ -36,13 +37,6 @@ struct SweepCommand {
     CLI::App* app = nullptr;
 };
 
-std::string flag_name(std::string_view parameter) {
-    std::string flag = "--" + std::string(parameter);
-    for (char& c : flag)
-        if (c == '_') c = '-';
-    return flag;
-}
-
 SweepSpec read_spec(const SweepCommand& c) {
     SweepSpec spec;
     if (!c.spec_file.empty()) {
@@ -55,7 +49,7 @@ SweepSpec read_spec(const SweepCommand& c) {
         if (given == c.parameters.end() || given->second.empty()) continue;
         const std::string& name = given->first;
         const std::vector<std::string>& texts = given->second;
-        const InputLocation where{flag_name(name), 0, 0, ""};
+        const InputLocation where{option_flag(name), 0, 0, ""};
         std::vector<ParamValue> values;
         for (const std::string& t : texts) {
             std::vector<ParamValue> more = expand_value_text(p, t, where);
@@ -212,7 +206,7 @@ void setup_sweep_command(CLI::App& app, const std::vector<std::string>& preset_d
     cmd->add_flag("--keep-going", c->keep_going, "Batch mode: report a bad row and go on with the others (exit code 2 at the end)");
     for (const ParamInfo& p : sweep_parameters()) {
         const std::string name(p.name);
-        cmd->add_option(flag_name(p.name), c->parameters[name], std::string(p.help))
+        cmd->add_option(option_flags(p), c->parameters[name], option_help(p))
             ->expected(1)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
             ->group("Parameters");

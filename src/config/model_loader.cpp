@@ -40,7 +40,7 @@ ListedLayer listed_layer(const ConfigValue& value) {
 }  // namespace
 
 ModelSpec load_model(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
-    const std::string path = find_named_toml(name_or_path, search_dirs, "model", "--model");
+    const std::string path = find_named_toml(name_or_path, search_dirs, "model", "model");
     const ConfigValue root = read_toml_file(path);
     ConfigTableReader r(root);
     ModelSpec m;

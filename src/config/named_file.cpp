@@ -21,7 +21,7 @@ std::vector<std::string> toml_names_in(const std::vector<std::string>& search_di
 }
 
 std::string find_named_toml(const std::string& name_or_path, const std::vector<std::string>& search_dirs,
-                            std::string_view kind, std::string_view flag) {
+                            std::string_view kind, std::string_view option) {
     const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");
     if (looks_like_path) return name_or_path;
     for (const std::string& dir : search_dirs) {
@@ -31,7 +31,7 @@ std::string find_named_toml(const std::string& name_or_path, const std::vector<s
     }
     std::string known;
     for (const std::string& name : toml_names_in(search_dirs)) known += (known.empty() ? "" : ", ") + name;
-    throw InputError({std::string(flag), 0, 0, ""}, "no " + std::string(kind) + " named '" + name_or_path + "' (known: " +
+    throw OptionError(std::string(option), "no " + std::string(kind) + " named '" + name_or_path + "' (known: " +
                                                          (known.empty() ? "none found" : known) + ")");
 }
 

@@ -13,9 +13,9 @@ std::vector<std::string> toml_names_in(const std::vector<std::string>& search_di
 
 /// The file `name_or_path` means: itself when it looks like a path (it holds a
 /// '/' or ends in .toml), otherwise NAME.toml in the first of `search_dirs`
-/// that has it. Throws InputError at `flag` naming the known ones when there
-/// is none: "no preset named 'x' (known: a, b)" for `kind` "preset".
+/// that has it. Throws OptionError for `option` naming the known ones when
+/// there is none: "no preset named 'x' (known: a, b)" for `kind` "preset".
 std::string find_named_toml(const std::string& name_or_path, const std::vector<std::string>& search_dirs,
-                            std::string_view kind, std::string_view flag);
+                            std::string_view kind, std::string_view option);
 
 }  // namespace dtcalc

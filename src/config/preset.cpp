@@ -85,7 +85,7 @@ TrainingDevice Preset::training_device() const {
 
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     Preset preset;
-    preset.path = find_named_toml(name_or_path, search_dirs, "preset", "--preset");
+    preset.path = find_named_toml(name_or_path, search_dirs, "preset", "preset");
     const ConfigValue root = read_toml_file(preset.path);
     ConfigTableReader reader(root);
     preset.name = reader.string("name");

@@ -49,7 +49,7 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
     ResolvedSystem out;
     const bool files = !options.network_file.empty() || !options.system_file.empty();
     if (!options.preset.empty() && files)
-        throw InputError({"--preset", 0, 0, ""}, "give either --preset or --network and --system, not both");
+        throw OptionError("preset", "give either a preset or a network and a system, not both");
     if (!options.preset.empty()) {
         Preset preset = load_preset(options.preset, preset_dirs);
         out.network = std::move(preset.network);
@@ -58,26 +58,26 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         out.label = "preset " + preset.name;
     } else if (files) {
         if (options.network_file.empty())
-            throw InputError({"--network", 0, 0, ""}, "missing: --system needs --network too");
+            throw OptionError("network", "missing: a system file needs a network file too");
         if (options.system_file.empty())
-            throw InputError({"--system", 0, 0, ""}, "missing: --network needs --system too");
+            throw OptionError("system", "missing: a network file needs a system file too");
         out.network = load_astra_network_yaml(options.network_file);
         out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
         out.backend = NetworkBackend::AstraUnaware;
         out.label = fs::path(options.network_file).filename().string() + " + " +
                     fs::path(options.system_file).filename().string();
     } else {
-        throw InputError({"--preset", 0, 0, ""}, "missing: give --preset NAME, or --network FILE and --system FILE");
+        throw OptionError("preset", "missing: give a preset, or a network file and a system file");
     }
     if (!options.backend.empty()) {
         const auto backend = parse_network_backend(options.backend);
         if (!backend)
-            throw InputError({"--backend", 0, 0, ""},
+            throw OptionError("backend",
                              "expected astra-unaware, astra-aware or nccl, got '" + options.backend + "'");
         out.backend = *backend;
     }
     if (out.backend == NetworkBackend::Nccl && !out.system.nccl)
-        throw InputError({"--backend", 0, 0, ""},
+        throw OptionError("backend",
                          "nccl needs a preset with an [nccl] table (e.g. hgx-h100, dgx-a100, h100-ib-ndr400, "
                          "a100-ib-hdr200)");
     return out;

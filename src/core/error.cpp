@@ -22,4 +22,10 @@ InputError::InputError(InputLocation where, std::string what_was_wrong)
       where_(std::move(where)),
       detail_(std::move(what_was_wrong)) {}
 
+OptionError::OptionError(std::string option, std::string what_was_wrong)
+    : InputError({"", 0, 0, option}, std::move(what_was_wrong)), option_(std::move(option)) {}
+
+OptionError::OptionError(const OptionError& error, InputLocation where)
+    : InputError(std::move(where), error.detail()), option_(error.option()) {}
+
 }  // namespace dtcalc

@@ -29,6 +29,23 @@ private:
     std::string detail_;
 };
 
+/// A value of a named option (predict_options.h's schema: "tp",
+/// "sequence_parallel", "model") that cannot be used. The library names the
+/// option and leaves the location to the front end that read it: the command
+/// line says `--tp`, a TOML file `tp` at its line, a CSV its row and column,
+/// Python `tp=`. Unlocated, it reads "tp: detail".
+class OptionError : public InputError {
+public:
+    OptionError(std::string option, std::string what_was_wrong);
+    /// The same error at the place the option's value was read from.
+    OptionError(const OptionError& error, InputLocation where);
+
+    const std::string& option() const { return option_; }
+
+private:
+    std::string option_;
+};
+
 /// "file:line:column: key: detail", leaving out what is unknown.
 std::string format_input_error(const InputLocation& where, const std::string& detail);
 

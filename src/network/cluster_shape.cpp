@@ -10,15 +10,15 @@ namespace dtcalc {
 Network shape_cluster(Network network, std::optional<long long> nodes, std::optional<long long> gpus_per_node) {
     if (gpus_per_node) {
         if (*gpus_per_node < 1 || *gpus_per_node > (1 << 24))
-            throw InputError({"--gpus-per-node", 0, 0, ""}, "expected 1 to 16777216, got " + std::to_string(*gpus_per_node));
+            throw OptionError("gpus_per_node", "expected 1 to 16777216, got " + std::to_string(*gpus_per_node));
         network.dimensions.front().npus = static_cast<int>(*gpus_per_node);
     }
     if (nodes) {
         if (*nodes < 1 || *nodes > (1 << 24))
-            throw InputError({"--nodes", 0, 0, ""}, "expected 1 to 16777216, got " + std::to_string(*nodes));
+            throw OptionError("nodes", "expected 1 to 16777216, got " + std::to_string(*nodes));
         if (network.dimensions.size() < 2) {
             if (*nodes != 1)
-                throw InputError({"--nodes", 0, 0, ""}, "this system has one network dimension, so one node; "
+                throw OptionError("nodes", "this system has one network dimension, so one node; "
                                                         "use a multi-node preset (e.g. h100-ib-ndr400)");
         } else {
             network.dimensions.back().npus = static_cast<int>(*nodes);
@@ -29,7 +29,7 @@ Network shape_cluster(Network network, std::optional<long long> nodes, std::opti
     for (const Dimension& d : network.dimensions) {
         total *= d.npus;
         if (total > kMaxNpus)
-            throw InputError({nodes ? "--nodes" : "--gpus-per-node", 0, 0, ""},
+            throw OptionError(nodes ? "nodes" : "gpus_per_node",
                              "out of range: the cluster would have more than 16,777,216 NPUs "
                              "(accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
     }

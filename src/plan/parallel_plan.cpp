@@ -84,10 +84,12 @@ std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p
     if (p.global_batch() % (static_cast<long long>(p.dp) * p.mbs) != 0)
         out.push_back("the global batch (" + s(p.global_batch()) + ") must be a multiple of dp x mbs (" +
                       s(static_cast<long long>(p.dp) * p.mbs) + ")");
+    if (p.vpp > 1 && p.pp < 2)
+        out.push_back("vpp > 1 needs pp > 1: virtual stages split each pipeline rank's layers (vpp " + s(p.vpp) + ", pp " +
+                      s(p.pp) + ")");
     if (p.vpp > 1 && p.schedule != PipelineSchedule::Interleaved)
-        out.push_back("vpp > 1 needs the interleaved schedule");
-    if (p.vpp > 1 && p.pp == 1)
-        out.push_back("vpp (" + s(p.vpp) + ") > 1 needs pipeline parallelism (pp > 1): virtual stages are chunks of a pipeline stage");
+        out.push_back("vpp > 1 needs the interleaved schedule (vpp " + s(p.vpp) + ", schedule " +
+                      std::string(pipeline_schedule_name(p.schedule)) + ")");
     // The step is built micro-batch by micro-batch through every pipeline
     // chunk; a bound keeps a mistyped gbs from exhausting memory.
     constexpr long long kMaxChunkPasses = 1000000;

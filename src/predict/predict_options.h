@@ -1,6 +1,8 @@
 #pragma once
 // The options of a prediction — from flags, from a scenario TOML, or from a
 // sweep row — and how they become PredictInputs. Shared by `predict` and `sweep`.
+// Each option is declared once in option_schema.h, which says how its value
+// sets these fields.
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,7 +28,8 @@ struct PredictOptions {
     std::string memory_limit;
 };
 
-/// Reads a scenario TOML's keys (the flags' names with '_' for '-') into `options`.
+/// Reads a scenario's keys (option_schema.h's names of the options `predict`
+/// takes) into `options`; throws InputError at a value that cannot be read.
 void apply_scenario(const ConfigValue& scenario, PredictOptions& options);
 
 struct ResolvedPrediction {
@@ -34,15 +37,25 @@ struct ResolvedPrediction {
     std::string model_label, system_label, backend_label;
 };
 
-/// Throws InputError naming the flag for a value that cannot be read.
+/// Throws OptionError (core/error.h) naming the option whose value cannot be
+/// used, InputError for a file that cannot be read.
 ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::vector<std::string>& preset_dirs,
                                       const std::vector<std::string>& model_dirs);
 
 /// The plan part of `options` for `model` on `npus` NPUs (dp defaults to
-/// npus / (tp x pp x cp)); throws InputError naming the flag for a bad name.
+/// npus / (tp x pp x cp)); throws OptionError naming the option of a bad name.
 ParallelPlan resolve_plan(const PredictOptions& options, const ModelSpec& model, long long npus);
 
-/// --memory-limit in bytes, 0 when not given; throws InputError for a bad size.
+/// Throws InputError at "plan" naming every rule the plan breaks on its
+/// network (plan_problems), before anything is built or timed. The command
+/// line, the C ABI and the Python module call it on what resolve_prediction()
+/// gives; a sweep reports a point that breaks a rule as a row instead.
+void check_plan(const PredictInputs& inputs);
+
+/// Throws OptionError for precision when the plan asks for fp8 on a device without an fp8 peak.
+void check_precision(const ParallelPlan& plan, const TrainingDevice& device);
+
+/// memory_limit in bytes, 0 when not given; throws OptionError for a bad size.
 double resolve_memory_limit(const PredictOptions& options);
 
 }  // namespace dtcalc

@@ -1,11 +1,11 @@
 #include "predict/training_cases.h"
 
-#include <charconv>
 #include <filesystem>
 #include <sstream>
 
 #include "config/config_readers.h"
 #include "core/error.h"
+#include "predict/option_schema.h"
 
 namespace dtcalc {
 namespace {
@@ -25,13 +25,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return out;
 }
 
-int integer(const std::string& text, const std::string& path, int line, const std::string& key) {
-    int v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || v < 0)
-        throw InputError({path, line, 0, key}, "expected a non-negative integer, got '" + text + "'");
-    return v;
-}
+// Columns 2 to 15 of cases.csv are options (option_schema.h), read by their names.
+constexpr std::size_t kFirstOption = 2, kLastOption = 15;
 
 }  // namespace
 
@@ -62,22 +57,14 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         const std::string local = model_dir + "/" + f[1] + ".toml";
         o.model = std::filesystem::exists(local) ? local : f[1];
         o.preset = preset;
-        o.nodes = integer(f[2], path, number, "nodes");
-        o.gpus_per_node = integer(f[3], path, number, "gpus_per_node");
-        o.dp = integer(f[4], path, number, "dp");
-        o.tp = integer(f[5], path, number, "tp");
-        o.pp = integer(f[6], path, number, "pp");
-        o.cp = integer(f[7], path, number, "cp");
-        o.vpp = integer(f[8], path, number, "vpp");
-        o.sequence_parallel = integer(f[9], path, number, "sequence_parallel") != 0;
+        for (std::size_t k = kFirstOption; k <= kLastOption; ++k) {  // nodes ... recompute: options by name
+            const OptionDecl* option = find_option(expected[k]);
+            std::string what;
+            const auto value = parse_option_value(*option, f[k], what);
+            if (!value) throw InputError({path, number, 0, expected[k]}, "expected " + what + ", got '" + f[k] + "'");
+            option->apply(o, *value);
+        }
         o.tp_comm_overlap = o.sequence_parallel;  // both sources run TP communication overlap with SP
-        o.mbs = integer(f[10], path, number, "mbs");
-        o.gbs = integer(f[11], path, number, "gbs");
-        o.seq = integer(f[12], path, number, "seq");
-        o.precision = f[13];
-        o.zero = integer(f[14], path, number, "zero");
-        o.recompute = f[15];
-        if (o.vpp > 1) o.schedule = "interleaved";
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
         c.metric = f[16];
         if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu")
@@ -94,7 +81,13 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
 
 TrainingCaseResult evaluate_training_case(const TrainingCase& c, const std::vector<std::string>& preset_dirs,
                                           const std::vector<std::string>& model_dirs) {
-    const ResolvedPrediction resolved = resolve_prediction(c.options, preset_dirs, model_dirs);
+    const ResolvedPrediction resolved = [&] {
+        try {
+            return resolve_prediction(c.options, preset_dirs, model_dirs);
+        } catch (const OptionError& e) {
+            throw OptionError(e, {c.file, c.line, 0, e.option()});  // the case's row and column
+        }
+    }();
     const PredictResult r = predict(resolved.inputs);
     if (!r.plan_problems.empty())
         throw InputError({c.file, c.line, 0, c.id}, "the case's plan cannot run: " + r.plan_problems.front());

@@ -27,22 +27,6 @@ std::optional<double> parse_number(std::string_view s) {
     return v;
 }
 
-std::string expectation(const ParamInfo& p) {
-    switch (p.type) {
-        case ParamType::Integer: return p.allows_zero ? "a non-negative integer" : "a positive integer";
-        case ParamType::Number: return p.allows_zero ? "a non-negative number" : "a positive number";
-        case ParamType::Boolean: return "true or false";
-        case ParamType::Text: return "a non-empty text";
-    }
-    return "a value";
-}
-
-bool acceptable(const ParamInfo& p, double v) {
-    if (!std::isfinite(v)) return false;
-    if (p.type == ParamType::Integer && (v != std::floor(v) || v > 2147483647.0)) return false;
-    return p.allows_zero ? v >= 0 : v > 0;
-}
-
 [[noreturn]] void bad_value(const ParamInfo&, const InputLocation& where, std::string_view got, const std::string& expected) {
     throw InputError(where, "expected " + expected + ", got '" + std::string(got) + "'");
 }
@@ -70,7 +54,7 @@ std::optional<std::vector<ParamValue>> expand_range(const ParamInfo& p, std::str
     const auto hi = parse_number(rest);
     if (!lo || !hi)
         throw InputError(where, "expected a range like 1..64, 8..64+8 or 0.5..4*2, got '" + std::string(text) + "'");
-    if (!acceptable(p, *lo)) bad_value(p, where, lo_text, expectation(p) + " to start the range");
+    if (!option_accepts_number(p, *lo)) bad_value(p, where, lo_text, option_expectation(p) + " to start the range");
     if (*hi < *lo) throw InputError(where, "the range '" + std::string(text) + "' is empty");
     std::vector<ParamValue> values;
     // Multiplying by an integer count keeps arithmetic ranges exact (no drift).
@@ -79,34 +63,13 @@ std::optional<std::vector<ParamValue>> expand_range(const ParamInfo& p, std::str
         if (v > *hi * (1 + 1e-12)) break;
         if (values.size() == kMaxRangeValues)
             throw InputError(where, "the range '" + std::string(text) + "' has more than a million values");
-        if (!acceptable(p, v)) bad_value(p, where, fmt::format("{}", v), expectation(p) + " at every step of the range");
+        if (!option_accepts_number(p, v)) bad_value(p, where, fmt::format("{}", v), option_expectation(p) + " at every step of the range");
         values.push_back({v, {}});
     }
     return values;
 }
 
 }  // namespace
-
-std::optional<ParamValue> parse_param_value(const ParamInfo& p, std::string_view text, std::string& expected) {
-    text = trim(text);
-    expected = expectation(p);
-    switch (p.type) {
-        case ParamType::Text:
-            if (text.empty()) return std::nullopt;
-            return ParamValue{0, std::string(text)};
-        case ParamType::Boolean:
-            if (text == "true" || text == "1" || text == "yes") return ParamValue{1, {}};
-            if (text == "false" || text == "0" || text == "no") return ParamValue{0, {}};
-            return std::nullopt;
-        case ParamType::Integer:
-        case ParamType::Number: {
-            const auto v = parse_number(text);
-            if (!v || !acceptable(p, *v)) return std::nullopt;
-            return ParamValue{*v, {}};
-        }
-    }
-    return std::nullopt;
-}
 
 std::vector<ParamValue> expand_value_text(const ParamInfo& p, std::string_view text, const InputLocation& where) {
     text = trim(text);
@@ -133,28 +96,11 @@ std::vector<ParamValue> expand_value_text(const ParamInfo& p, std::string_view t
 }
 
 std::vector<ParamValue> expand_value_config(const ParamInfo& p, const ConfigValue& value) {
-    auto scalar = [&](const ConfigValue& v) -> ParamValue {
-        switch (v.type) {
-            case ConfigValue::Type::String: {
-                std::string expected;
-                const auto parsed = parse_param_value(p, v.text, expected);
-                if (!parsed) bad_value(p, v.where, v.text, expected);
-                return *parsed;
-            }
-            case ConfigValue::Type::Integer:
-            case ConfigValue::Type::Float:
-                if (p.type == ParamType::Text) return ParamValue{0, fmt::format("{}", v.number)};
-                if (p.type == ParamType::Boolean && (v.number == 0 || v.number == 1)) return ParamValue{v.number, {}};
-                if ((p.type == ParamType::Integer || p.type == ParamType::Number) && acceptable(p, v.number))
-                    return ParamValue{v.number, {}};
-                bad_value(p, v.where, fmt::format("{}", v.number), expectation(p));
-            case ConfigValue::Type::Bool:
-                if (p.type == ParamType::Boolean) return ParamValue{v.boolean ? 1.0 : 0.0, {}};
-                bad_value(p, v.where, v.boolean ? "true" : "false", expectation(p));
-            default:
-                throw InputError(v.where, "expected " + expectation(p) + ", a list of them or a range, got " +
-                                              std::string(config_type_name(v.type)));
-        }
+    auto scalar = [&](const ConfigValue& v) {
+        if (v.type == ConfigValue::Type::List || v.type == ConfigValue::Type::Table)
+            throw InputError(v.where, "expected " + option_expectation(p) + ", a list of them or a range, got " +
+                                          std::string(config_type_name(v.type)));
+        return option_value_from_config(p, v);
     };
     std::vector<ParamValue> values;
     if (value.type == ConfigValue::Type::List) {
@@ -166,16 +112,6 @@ std::vector<ParamValue> expand_value_config(const ParamInfo& p, const ConfigValu
         if (auto range = expand_range(p, value.text, value.where)) return std::move(*range);
     values.push_back(scalar(value));
     return values;
-}
-
-std::string format_param_value(const ParamInfo& p, const ParamValue& v) {
-    switch (p.type) {
-        case ParamType::Text: return v.text;
-        case ParamType::Boolean: return v.number != 0 ? "true" : "false";
-        case ParamType::Integer: return fmt::format("{}", static_cast<long long>(v.number));
-        case ParamType::Number: return fmt::format("{:.12g}", v.number);
-    }
-    return "";
 }
 
 }  // namespace dtcalc

@@ -17,14 +17,13 @@
 
 namespace dtcalc {
 
-struct ParamValue {
-    double number = 0;  ///< Integer, Number, Boolean (0 or 1)
-    std::string text;   ///< Text
-};
+using ParamValue = OptionValue;
 
 /// One value from text. On failure returns nullopt and sets `expected` to what
 /// was expected ("a positive integer").
-std::optional<ParamValue> parse_param_value(const ParamInfo& param, std::string_view text, std::string& expected);
+inline std::optional<ParamValue> parse_param_value(const ParamInfo& param, std::string_view text, std::string& expected) {
+    return parse_option_value(param, text, expected);
+}
 
 /// The values of a value expression given as text: a range, a comma-separated
 /// list (not for `order`, whose values hold commas), or one value. Throws
@@ -34,8 +33,7 @@ std::vector<ParamValue> expand_value_text(const ParamInfo& param, std::string_vi
 /// The values of a spec entry: a scalar, a list of scalars, or a range string.
 std::vector<ParamValue> expand_value_config(const ParamInfo& param, const ConfigValue& value);
 
-/// How reports and CSV cells show a value: integers without a decimal point,
-/// numbers with up to 12 significant digits, booleans as true/false.
-std::string format_param_value(const ParamInfo& param, const ParamValue& value);
+/// How reports and CSV cells show a value (format_option_value).
+inline std::string format_param_value(const ParamInfo& param, const ParamValue& value) { return format_option_value(param, value); }
 
 }  // namespace dtcalc

@@ -11,33 +11,7 @@ namespace {
 
 // One value onto the options `predict` reads (everything but the model and system overrides).
 void apply_option(PredictOptions& o, const ParamInfo& p, const ParamValue& v) {
-    const std::string_view n = p.name;
-    const auto i = static_cast<int>(v.number);
-    const auto ll = static_cast<long long>(v.number);
-    if (n == "model") o.model = v.text;
-    else if (n == "preset") o.preset = v.text;
-    else if (n == "network") o.network_file = v.text;
-    else if (n == "system") o.system_file = v.text;
-    else if (n == "backend") o.backend = v.text;
-    else if (n == "nodes") o.nodes = ll;
-    else if (n == "gpus_per_node") o.gpus_per_node = ll;
-    else if (n == "dp") o.dp = i;
-    else if (n == "tp") o.tp = i;
-    else if (n == "pp") o.pp = i;
-    else if (n == "cp") o.cp = i;
-    else if (n == "ep") o.ep = i;
-    else if (n == "vpp") o.vpp = i;
-    else if (n == "mbs") o.mbs = i;
-    else if (n == "gbs") o.gbs = ll;
-    else if (n == "seq") o.seq = i;
-    else if (n == "zero") o.zero = i;
-    else if (n == "sequence_parallel") o.sequence_parallel = v.number != 0;
-    else if (n == "tp_comm_overlap") o.tp_comm_overlap = v.number != 0;
-    else if (n == "schedule") o.schedule = v.text;
-    else if (n == "recompute") o.recompute = v.text;
-    else if (n == "precision") o.precision = v.text;
-    else if (n == "order") o.order = v.text;
-    else if (n == "memory_limit") o.memory_limit = v.text;
+    if (p.apply) p.apply(o, v);
 }
 
 bool looks_like_path(const std::string& s) {
@@ -48,48 +22,29 @@ bool looks_like_path(const std::string& s) {
 }
 
 void override_model(ModelSpec& m, std::span<const Assigned> values) {
-    bool kv_given = false;
-    for (const Assigned& a : values) kv_given = kv_given || a.param->name == "kv_heads";
     const bool multi_head = m.kv_heads == m.heads;  // kv_heads follows heads unless given
+    bool heads_given = false, kv_given = false;
     for (const Assigned& a : values) {
-        if (a.param->target != ParamTarget::Model) continue;
-        const std::string_view n = a.param->name;
-        const auto v = static_cast<int>(a.value->number);
-        if (n == "layers") m.layers = v;
-        else if (n == "hidden") m.hidden = v;
-        else if (n == "ffn_hidden") m.ffn_hidden = v;
-        else if (n == "heads") {
-            m.heads = v;
-            if (multi_head && !kv_given) m.kv_heads = v;
-        } else if (n == "kv_heads") m.kv_heads = v;
-        else if (n == "vocab") m.vocab = v;
-        else if (n == "experts") m.experts = v;
-        else if (n == "top_k") m.top_k = v;
+        if (!a.param->apply_model) continue;
+        a.param->apply_model(m, *a.value);
+        heads_given = heads_given || a.param->name == "heads";
+        kv_given = kv_given || a.param->name == "kv_heads";
     }
+    if (multi_head && heads_given && !kv_given) m.kv_heads = m.heads;
 }
 
 void override_system(PredictInputs& in, std::span<const Assigned> values) {
     std::vector<Dimension>& dims = in.network.dimensions;
-    for (const Assigned& a : values) {
-        const std::string_view n = a.param->name;
-        const double v = a.value->number;
-        if (n == "bandwidth_scale")
-            for (Dimension& d : dims) d.bandwidth_gbps *= v;
-        else if (n == "latency_scale")
-            for (Dimension& d : dims) d.latency_ns *= v;
-        else if (n == "compute_scale") {
-            in.device.peak_tflops_bf16 *= v;
-            in.device.peak_tflops_fp8 *= v;
-        }
-    }
+    // The scalings first, then the dimensions' own values over them.
+    for (const Assigned& a : values)
+        if (a.param->apply_system && a.param->dimension < 0) a.param->apply_system(in, -1, a.value->number);
     for (const Assigned& a : values) {
         const int d = a.param->dimension;
-        if (a.param->target != ParamTarget::System || d < 0) continue;
+        if (!a.param->apply_system || d < 0) continue;
         if (d >= static_cast<int>(dims.size()))
             throw InputError(a.where && !a.where->file.empty() ? *a.where : InputLocation{"", 0, 0, std::string(a.param->name)},
                              "the network has " + std::to_string(dims.size()) + " dimension(s), numbered from 0");
-        if (a.param->name.ends_with("_bandwidth")) dims[static_cast<std::size_t>(d)].bandwidth_gbps = a.value->number;
-        else dims[static_cast<std::size_t>(d)].latency_ns = a.value->number;
+        a.param->apply_system(in, d, a.value->number);
     }
     // The overridden network obeys the bounds a network file does (core/units.h).
     for (const Assigned& a : values) {
@@ -180,7 +135,16 @@ int PointEvaluator::load_target(std::span<const Assigned> values) {
     o.preset = locate_file(o.preset);
     o.network_file = locate_file(o.network_file);
     o.system_file = locate_file(o.system_file);
-    ResolvedPrediction resolved = resolve_prediction(o, preset_dirs_, model_dirs_);
+    ResolvedPrediction resolved;
+    try {
+        resolved = resolve_prediction(o, preset_dirs_, model_dirs_);
+    } catch (const OptionError& e) {
+        // Where the spec, a flag or a keyword gave the option.
+        for (const Assigned& a : values)
+            if (a.param->name == e.option() && a.where && (!a.where->file.empty() || !a.where->key.empty()))
+                throw OptionError(e, *a.where);
+        throw;
+    }
     auto target = std::make_unique<SweepTarget>();
     target->inputs = std::move(resolved.inputs);
     target->labels = {resolved.model_label, resolved.system_label, resolved.backend_label};
@@ -231,6 +195,7 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
     }
     try {
         in.plan = resolve_plan(o, in.model, npus);
+        check_precision(in.plan, in.device);
         in.memory_limit_bytes = resolve_memory_limit(o);
     } catch (const InputError& e) {
         out.result.npus = npus;
@@ -248,6 +213,14 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
     if (!not_allowed.empty()) {
         out.result.npus = npus;
         out.result.plan_problems.push_back(std::move(not_allowed));
+        return;
+    }
+    // The replay times only plans the rules allow (it assumes a pipeline for
+    // vpp > 1, layers that split over the chunks, ...): checked here, whatever
+    // the timer checks itself.
+    if (std::vector<std::string> problems = plan_problems(in.model, in.plan, npus); !problems.empty()) {
+        out.result.npus = npus;
+        out.result.plan_problems = std::move(problems);
         return;
     }
     try {

@@ -12,7 +12,8 @@
 // - A point that breaks the npus constraint or a rule is not allowed; one
 //   whose plan breaks predict's rules, or whose groups do not fit the network,
 //   cannot run: both are results (plan_problems) with their reasons.
-// - The iteration is timed by predict_without_schedule(): predict()'s numbers.
+// - The iteration is timed by predict_without_schedule(): predict()'s numbers,
+//   and only for a plan that plan_problems() allows.
 // - cost_per_mtok = price_per_gpu_hour x npus / 3600 / (tokens/s) x 10^6, the
 //   GPU-hours (times the price) one million tokens take.
 #include <cstdint>

@@ -2,10 +2,6 @@
 
 #include <algorithm>
 
-#include "collective/backend.h"
-#include "core/units.h"
-#include "plan/parallel_plan.h"
-
 namespace dtcalc {
 namespace {
 
@@ -113,22 +109,7 @@ const SweepAxis* SweepSpec::find(std::string_view name) const {
     return nullptr;
 }
 
-void check_text_value(const ParamInfo& p, const ParamValue& v, const InputLocation& where) {
-    if (p.type != ParamType::Text) return;
-    const std::string& t = v.text;
-    auto bad = [&](const std::string& expected) {
-        throw InputError(where, "expected " + expected + ", got '" + t + "'");
-    };
-    if (p.name == "schedule" && !parse_pipeline_schedule(t)) bad("gpipe, 1f1b or interleaved");
-    if (p.name == "recompute" && !parse_recompute(t)) bad("none, selective or full");
-    if (p.name == "precision" && !parse_precision(t)) bad("bf16 or fp8");
-    if (p.name == "order" && !parse_axis_order(t)) bad("the five axes tp, cp, ep, dp, pp once each, innermost first");
-    if (p.name == "backend" && !parse_network_backend(t)) bad("astra-unaware, astra-aware or nccl");
-    if (p.name == "memory_limit") {
-        const auto bytes = parse_byte_size(t);
-        if (!bytes || *bytes == 0) bad("a size like 80GiB");
-    }
-}
+void check_text_value(const ParamInfo& p, const ParamValue& v, const InputLocation& where) { check_option_text(p, v, where); }
 
 SweepSpec read_sweep_spec(const ConfigValue& root, const std::string& base_dir) {
     if (root.type != ConfigValue::Type::Table) fail_at(root, "expected a table of parameters");
