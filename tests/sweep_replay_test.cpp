@@ -236,6 +236,7 @@ TEST_CASE("the replay gives predict()'s numbers on thousands of random valid pla
         o.sequence_parallel = o.tp > 1 && pick(2) == 1;
         o.precision = pick(4) == 0 ? "fp8" : "bf16";
         o.order = orders[pick(3)];
+        o.attention = pick(4) == 0 ? "unfused" : "flash";
         const int before = counts.compared - counts.cannot_run;
         compare(o, scratch, counts);
         if (counts.compared - counts.cannot_run > before) ++valid;

@@ -90,3 +90,20 @@ TEST_CASE("predict: iteration = compute + exposed + bubble; no bubble without a 
         else CHECK(r.bubble_ns > 0);
     }
 }
+
+TEST_CASE("unfused attention costs time and stores the s x s scores; flash does neither") {
+    PredictOptions o;
+    o.model = "llama2-7b";
+    o.preset = "hgx-h100";
+    o.tp = 8;
+    o.gbs = 8;
+    o.seq = 4096;
+    const PredictResult flash = predict(resolve_prediction(o, kPresets, kModels).inputs);
+    o.attention = "unfused";
+    const PredictResult unfused = predict(resolve_prediction(o, kPresets, kModels).inputs);
+    CHECK(unfused.compute_ns > flash.compute_ns);
+    // 32 layers x 5 a s bytes per token (a 32 heads, s 4096) over t = 8, 4096 tokens:
+    // 32 x 5 x 32 x 4096 / 8 x 4096 = 10,737,418,240 B more.
+    CHECK(unfused.memory.breakdown.activations - flash.memory.breakdown.activations ==
+          doctest::Approx(10737418240.0).epsilon(1e-9));
+}

@@ -60,6 +60,7 @@ void set_latency(PredictInputs& in, int dimension, double v) {
 bool is_schedule(std::string_view t) { return parse_pipeline_schedule(t).has_value(); }
 bool is_recompute(std::string_view t) { return parse_recompute(t).has_value(); }
 bool is_precision(std::string_view t) { return parse_precision(t).has_value(); }
+bool is_attention(std::string_view t) { return parse_attention_kernel(t).has_value(); }
 bool is_order(std::string_view t) { return parse_axis_order(t).has_value(); }
 bool is_backend(std::string_view t) { return parse_network_backend(t).has_value(); }
 bool is_memory_size(std::string_view t) {
@@ -115,6 +116,9 @@ const OptionDecl kOptions[] = {
      .apply = set<&PredictOptions::zero>},
     {.name = "precision", .type = T::Text, .help = "compute precision: bf16 | fp8", .default_text = "bf16",
      .expected = "bf16 or fp8", .accepts = is_precision, .apply = set<&PredictOptions::precision>},
+    {.name = "attention", .type = T::Text,
+     .help = "attention kernel: flash (fused, causal half, no s x s activations) | unfused (the 2021-2022 papers' code)",
+     .default_text = "flash", .expected = "flash or unfused", .accepts = is_attention, .apply = set<&PredictOptions::attention>},
     {.name = "order", .type = T::Text, .help = "parallel axes onto the network, innermost first",
      .default_text = "tp,cp,ep,dp,pp", .expected = "the five axes tp, cp, ep, dp, pp once each, innermost first",
      .accepts = is_order, .apply = set<&PredictOptions::order>},

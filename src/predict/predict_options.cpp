@@ -82,6 +82,9 @@ ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long 
     const auto precision = parse_precision(o.precision);
     if (!precision) throw OptionError("precision", "expected bf16 or fp8, got '" + o.precision + "'");
     p.precision = *precision;
+    const auto attention = parse_attention_kernel(o.attention);
+    if (!attention) throw OptionError("attention", "expected flash or unfused, got '" + o.attention + "'");
+    p.attention = *attention;
     const auto order = parse_axis_order(o.order);
     if (!order)
         throw OptionError("order", "expected the five axes tp, cp, ep, dp, pp once each, innermost first, got '" + o.order + "'");

@@ -25,6 +25,7 @@ struct PredictOptions {
     bool sequence_parallel = false;
     bool tp_comm_overlap = false;
     std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
+    std::string attention = "flash";
     std::string memory_limit;
 };
 
