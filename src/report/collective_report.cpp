@@ -48,13 +48,13 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
     const bool nccl = has_algorithm(rows);
     fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}{}\n", "size (B)", "size", "chunks",
                "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)",
-               nccl ? fmt::format(" {:>5} {:>9}  {:<10} {:<8}", "nics", "channels", "algorithm", "protocol")
+               nccl ? fmt::format(" {:>5} {:>9}  {:<10} {}", "nics", "channels", "algorithm", "protocol")
                     : std::string());
     for (const CollectiveRow& row : rows) {
         fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}{}\n", row.size_bytes,
                    format_byte_size(row.size_bytes), row.result.chunks, format_time(unit, row.result.time_ns),
                    row.algbw_gbps(), row.busbw_gbps(),
-                   nccl ? fmt::format(" {:>5} {:>9}  {:<10} {:<8}", row.result.nics, row.result.channels,
+                   nccl ? fmt::format(" {:>5} {:>9}  {:<10} {}", row.result.nics, row.result.channels,
                                       row.result.nccl_algorithm, row.result.nccl_protocol)
                         : std::string());
     }
