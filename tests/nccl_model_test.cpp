@@ -209,9 +209,19 @@ TEST_CASE("predicted times from the derived channels and rates") {
     CHECK(ag10.channels == 16);
     CHECK(ag10.us == doctest::Approx(51989.667).epsilon(1e-7));
     // Two nodes of 8, 16 GiB NVLS-tree all-reduce: the 16 NVLS channels on 8
-    // heads' NICs give 328.83 / 2 = 164.42 GB/s (NVLS inside the node, 272, is
-    // faster); latency 25 + 2 x 1 x 20.9 = 66.8 us.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(104556.434).epsilon(1e-7));
+    // heads' NICs move 328.83 GB/s, once per direction on two nodes; NVLS inside
+    // the node, 0.85 x 360 x 8/9 = 272 GB/s, binds. Latency 25 + 2 x 1 x 20.9 =
+    // 66.8 us.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(63228.0838).epsilon(1e-7));
+    // Ten nodes: NCCL's nvls-tree, 8 x min(59.5, 48, 45.5) x 80/158 = 184.3 GB/s
+    // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
+    // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs
+    // carry an NVLS tree's data twice per direction (164.42 GB/s) and a ring's at
+    // 328.83 bus: 736.4 us + fill 524288 / (328.83/16) + S x 158/80 / 328.83.
+    CHECK(run(ib, CollectiveKind::AllReduce, 2 * GiB, 10, 8).algorithm == "nvls-tree/Simple");
+    const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);
+    CHECK(ring10.algorithm == "ring/Simple");
+    CHECK(ring10.us == doctest::Approx(103945.424).epsilon(1e-7));
     // One GPU on each of 8 nodes, 1 MiB PAT all-gather: 4 channels send 1 MiB /
     // (8 x 4) = 32 KiB steps: 32768 / (32768/45.55 + 14000) = 2.226 GB/s each,
     // 8.905 per NIC, x 0.75 = 6.679; 42.4 us + 917504 / 6.679 ns.

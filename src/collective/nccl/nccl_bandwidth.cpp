@@ -79,8 +79,13 @@ double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, cons
     const double gpus = static_cast<double>(shape.gpus_per_node);
     const double nvls = params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0);
     const int channels = rates.topology.nvls_channels > 0 ? rates.topology.nvls_channels : rates.topology.channels;
-    return std::min(nvls,
-                    nccl_network_rate(rates.topology, params, channels, message_bytes, NcclProtocol::Simple) / 2.0);
+    // Double binary trees: a node inside one tree receives from two children and
+    // its parent, so each NIC direction carries the data twice; on two nodes each
+    // tree is one edge and each direction carries it once (NCCL's tuning doubles
+    // the NVLS-tree inter-node rate on two nodes for the same reason).
+    const double per_direction = shape.nodes <= 2 ? 1.0 : 2.0;
+    return std::min(nvls, nccl_network_rate(rates.topology, params, channels, message_bytes, NcclProtocol::Simple) /
+                              per_direction);
 }
 
 double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params, double message_bytes) {

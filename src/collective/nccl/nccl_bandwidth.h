@@ -26,7 +26,8 @@
 //   algbw = nvls-efficiency x NVLink rate x n/(n+1)
 // NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
 // NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, heads' NICs / 2),
-// the NICs carrying the NVLS channels (network rate of nvls channels).
+// the NICs carrying the NVLS channels (network rate of nvls channels); on two
+// nodes the NICs carry the data once per direction, not twice (/ 1).
 // PAT (one GPU per node): bus = node network x pat-bandwidth-factor.
 #include "collective/collective_kind.h"
 #include "collective/nccl/nccl_parameters.h"
