@@ -170,6 +170,14 @@ TEST_CASE("the algorithm and protocol per size are NCCL's model's choice") {
     // 246 GB/s beats the ring's 8 x 48 x 16/30 = 205 and the tree's
     // min(384 x 0.92, 8 x 41.4) / 2 = 166.
     CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).algorithm == "nvls-tree/Simple");
+    // Two nodes of 4, 16 GiB: NVLS heads 4 (one per NIC) at 48 (5 x 48 <= 370.8):
+    // nvls-tree 4 x min(48 x 0.85 x 3/4 x 2 = 61.2, 48 x 2, 57.7) x 8/14 = 131.9
+    // GB/s; ring 8 x 24 x 8/14 = 109.7; tree min(192 x 0.92, 8 x 41.4) / 2 = 88.3.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 4).algorithm == "nvls-tree/Simple");
+    // Two nodes of 2: nvls-tree 2 x min(48 x 0.85 x 1/2 x 2 = 40.8, 96, 57.7) x
+    // 4/6 = 54.4 GB/s; ring 4 x 24 x 4/6 = 64; tree min(96 x 0.92, 4 x 41.4) / 2 =
+    // 44.2. The ring.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 2).algorithm == "ring/Simple");
     // Ten nodes of 8, all-gather: LL128 min(384 x 0.92, 8 x 36.7) = 293.6 GB/s
     // with 14 + 70 x 1.9 + 9 x 4 = 183 us against Simple 384 GB/s with 8.4 + 70 x
     // 3.4 + 9 x 14 = 372.4 us (both x 80/79): they cross at 189.4 us /
