@@ -330,18 +330,22 @@ TEST_CASE("time never falls as the size grows, and is finite from 0 B to 64 GiB"
         const Preset preset = load_preset(name, kDirs);
         for (long long nodes : {1LL, 2LL, 16LL}) {
             if (preset.network.dimensions.size() < 2 && nodes > 1) continue;
-            for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
-                              CollectiveKind::AllToAll, CollectiveKind::SendRecv}) {
-                double previous = 0;
-                for (std::uint64_t bytes = 1; bytes <= 64 * GiB; bytes *= 2) {
-                    const Run r = run(preset, kind, bytes, nodes, 8);
-                    INFO(name << " nodes " << nodes << " " << collective_kind_name(kind) << " " << bytes);
-                    CHECK(std::isfinite(r.us));
-                    CHECK(r.us > 0);
-                    CHECK(r.us >= previous);
-                    previous = r.us;
+            for (long long gpus : {1LL, 2LL, 4LL, 8LL}) {
+                if (nodes * gpus == 1) continue;
+                for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather,
+                                  CollectiveKind::ReduceScatter, CollectiveKind::AllToAll, CollectiveKind::SendRecv}) {
+                    double previous = 0;
+                    for (std::uint64_t bytes = 1; bytes <= 64 * GiB; bytes *= 2) {
+                        const Run r = run(preset, kind, bytes, nodes, gpus);
+                        INFO(name << " nodes " << nodes << " gpus " << gpus << " " << collective_kind_name(kind)
+                                  << " " << bytes);
+                        CHECK(std::isfinite(r.us));
+                        CHECK(r.us > 0);
+                        CHECK(r.us >= previous);
+                        previous = r.us;
+                    }
+                    CHECK(run(preset, kind, 0, nodes, gpus).us >= 0);
                 }
-                CHECK(run(preset, kind, 0, nodes, 8).us >= 0);
             }
         }
     }
