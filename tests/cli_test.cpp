@@ -41,6 +41,34 @@ TEST_CASE("collective JSON has the documented keys, one object per size") {
     CHECK(doc[1]["busbw_GBps"].get<double>() == doctest::Approx(doc[1]["algbw_GBps"].get<double>() * 7.0 / 8.0));
 }
 
+TEST_CASE("collective --backend nccl shows NICs in use, channels, algorithm and protocol for 1, 2, 4, 8 GPUs per node") {
+    // nccl_model_test.cpp derives the channels: NCCL's search on NDR nodes finds
+    // 1, 2, 4 channels at 48 GB/s for 1, 2, 4 GPUs (doubled to 24 GB/s each) and
+    // 8 at 48 for 8 GPUs; the postset runs each twice.
+    const std::string preset = std::string("--preset ") + DTCALC_PRESETS_DIR + "/h100-ib-ndr400.toml";
+    const std::array<std::array<int, 3>, 4> shapes{{{1, 1, 4}, {2, 2, 8}, {4, 4, 16}, {8, 8, 16}}};
+    for (const auto& [gpus, nics, channels] : shapes) {
+        INFO(gpus << " GPUs per node");
+        const Run json = run_dtcalc("collective all-reduce --backend nccl --size 8:8GiB:x1024 " + preset +
+                                    " --nodes 2 --gpus-per-node " + std::to_string(gpus) + " --format json");
+        REQUIRE(json.exit_code == 0);
+        const auto doc = nlohmann::json::parse(json.out);
+        REQUIRE(doc.size() == 4);
+        for (const auto& row : doc) {
+            CHECK(row["nics"] == nics);
+            CHECK(row["channels"] == channels);
+            CHECK(row.contains("algorithm"));
+            CHECK(row.contains("protocol"));
+        }
+        CHECK(doc[0]["protocol"] == "LL");         // 8 B: latency, LL
+        CHECK(doc[3]["protocol"] == "Simple");     // 8 GiB: bandwidth, Simple
+        const Run table = run_dtcalc("collective all-reduce --backend nccl --size 8 " + preset + " --nodes 2 " +
+                                     "--gpus-per-node " + std::to_string(gpus));
+        REQUIRE(table.exit_code == 0);
+        CHECK(table.out.find("nics  channels  algorithm  protocol") != std::string::npos);
+    }
+}
+
 TEST_CASE("bad input exits 2 with one clear line") {
     SUBCASE("unknown collective") {
         const Run r = run_dtcalc("collective all-sum --size 1MiB " + kPreset);

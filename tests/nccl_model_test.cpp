@@ -1,8 +1,9 @@
 // The nccl backend end to end through collective_time() on the shipped presets.
-// Every expected value is worked out by hand from the preset's constants in the
-// comment beside it (hgx-h100 / h100-ib-ndr400: NVLink 450 GB/s x 0.80 = 360 GB/s
-// per GPU; NIC 50 GB/s; 32 ring channels on a node, 8 across nodes; NCCL's
-// latency tables).
+// Every expected value is worked out by hand in the comment beside it from the
+// preset's hardware facts, NCCL's rules (nccl_topology.h) and NCCL's tuning
+// tables (tuning.cc). H100: 18 NVLinks x 20.6 GB/s (SM90_NVLINK_BW) = 370.8 GB/s
+// per GPU; NDR NIC 50 GB/s line rate, payload 50 x 0.911 = 45.55 GB/s; PCIe Gen5
+// x16 48 GB/s; Intel host (net overhead 1 us).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_model.h"
 #include "collective/nccl/nccl_p2p.h"
+#include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
@@ -24,14 +26,16 @@ const std::vector<std::string> kDirs{DTCALC_PRESETS_DIR};
 
 struct Run {
     double us = 0;
-    std::string algorithm;
+    std::string algorithm;  ///< "ring/LL"
+    int nics = 0;
+    int channels = 0;
 };
 
 Run run(const Preset& preset, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1, long long gpus = 8) {
     const Network network = shape_cluster(preset.network, nodes, gpus);
     const CollectiveResult r =
         collective_time(network, preset.system, preset.backend, {kind, bytes, whole_network_group(network)});
-    return {r.time_ns / 1000.0, std::string(r.algorithm)};
+    return {r.time_ns / 1000.0, std::string(r.algorithm), r.nics, r.channels};
 }
 
 constexpr std::uint64_t MiB = 1u << 20;
@@ -39,32 +43,197 @@ constexpr std::uint64_t GiB = 1u << 30;
 
 }  // namespace
 
-TEST_CASE("an 8-GPU 8-byte all-reduce is latency: ring/LL, 15.0 us, between 5 and 50 us") {
-    const Preset h100 = load_preset("hgx-h100", kDirs);
-    const Run r = run(h100, CollectiveKind::AllReduce, 8);
-    // ring/LL: base 6.6 us + 2(8-1) steps x 0.6 us = 15.0 us; the 8 bytes add
-    // 8 x 1.75 / 141 GB/s (LL cap) = 0.1 ns and a negligible fill.
-    CHECK(r.algorithm == "ring/LL");
-    CHECK(r.us == doctest::Approx(15.000106).epsilon(1e-6));
-    CHECK(r.us >= 5.0);
-    CHECK(r.us <= 50.0);
+TEST_CASE("NCCL's graph search and channel rules on H100 NDR nodes, for 1, 2, 4 and 8 GPUs per node") {
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).nccl;
+    // One node of 8: intra steps 60, 50, 40, 30 ...; floor(370.8/60) = 6 channels
+    // (360 GB/s, the best: 50 gives 350, 40 and 30 give 360, not more; 24 < 0.49
+    // x 60 stops). ncclTopoDupChannels: 60 >= 50, so 12 x 30; pass 2 finds no
+    // faster step for 12. Postset: 24 channels; p2p pow2Up(24) = 32, per peer
+    // pow2Up(2 x 18) = 64 capped at 32. NVLS: 8 heads, (8+1) s <= 370.8: s = 40.
+    const NcclTopology one = nccl_topology(p, 8, 1, 0);
+    CHECK(one.nics == 0);
+    CHECK(one.ring.channels == 12);
+    CHECK(one.ring.bw_intra == 30.0);
+    CHECK(one.channels == 24);
+    CHECK(one.p2p_channels == 32);
+    CHECK(one.p2p_channels_per_peer == 32);
+    CHECK(one.nvls.channels == 8);
+    CHECK(one.nvls.bw_intra == 40.0);
+    CHECK(one.nvls_channels == 16);
+
+    // 8 GPUs per node, 8 NICs: inter steps start at min(NIC 50, PCIe 48) = 48;
+    // one channel per NIC (2 x 48 > 50), NVLink allows floor(370.8 x 8/7 / 48) = 8:
+    // 8 x 48 = 384 >= 370.8, done. No dup (48 < 50 with more than 4 channels on
+    // sm90). Postset 16 (48 > 45 but 16 is not < 16). p2p 16 channels; per peer
+    // min(36, ceil(50/14) = 4) = 4, halved while 4 x ceil(ranks/8) > 16:
+    // 16 ranks keep 4, 80 ranks get 1. NVLS heads: one per NIC, s = 40, inter 48.
+    const NcclTopology g8 = nccl_topology(p, 8, 2, 50.0);
+    CHECK(g8.nics == 8);
+    CHECK(g8.ring.channels == 8);
+    CHECK(g8.ring.bw_inter == 48.0);
+    CHECK(g8.channels == 16);
+    CHECK(g8.p2p_channels == 16);
+    CHECK(g8.p2p_channels_per_peer == 4);
+    CHECK(g8.nvls.channels == 8);
+    CHECK(g8.nvls.bw_intra == 40.0);
+    CHECK(g8.nvls.bw_inter == 48.0);
+    CHECK(nccl_topology(p, 8, 10, 50.0).p2p_channels_per_peer == 1);
+
+    // 4 GPUs per node: 4 NICs x 1 channel at 48 = 192 (24 gives 8 x 24, not
+    // more); dup (only 4 channels) to 8 x 24; pass 2: 30 fits one per NIC, < 8.
+    // Postset 16: four channels per NIC.
+    const NcclTopology g4 = nccl_topology(p, 4, 2, 50.0);
+    CHECK(g4.nics == 4);
+    CHECK(g4.ring.channels == 8);
+    CHECK(g4.ring.bw_inter == 24.0);
+    CHECK(g4.channels == 16);
+    CHECK(g4.p2p_channels_per_peer == 4);
+
+    // 2 GPUs: 2 x 48 -> dup 4 x 24 -> 8 channels on 2 NICs.
+    const NcclTopology g2 = nccl_topology(p, 2, 2, 50.0);
+    CHECK(g2.nics == 2);
+    CHECK(g2.ring.channels == 4);
+    CHECK(g2.channels == 8);
+    CHECK(g2.p2p_channels == 8);
+    CHECK(g2.nvls.channels == 2);
+
+    // 1 GPU: 1 x 48 -> dup 2 x 24 -> 4 channels on its one NIC; no NVLS.
+    const NcclTopology g1 = nccl_topology(p, 1, 2, 50.0);
+    CHECK(g1.nics == 1);
+    CHECK(g1.ring.channels == 2);
+    CHECK(g1.ring.bw_inter == 24.0);
+    CHECK(g1.channels == 4);
+    CHECK(g1.p2p_channels == 4);
+    CHECK(g1.p2p_channels_per_peer == 4);
+    CHECK(g1.nvls.channels == 0);
 }
 
-TEST_CASE("8-GPU all-reduce of 1 GiB runs NVLS: 25 us + 512 KiB fill + S / 272 GB/s") {
-    const Run r = run(load_preset("hgx-h100", kDirs), CollectiveKind::AllReduce, GiB);
-    // algbw = 0.85 x 360 x 8/9 = 272 GB/s; fill = 524288 / (272/16) = 30840.5 ns;
-    // 1073741824 / 272 = 3947580.2 ns; + 25 us latency = 4003420.7 ns.
-    CHECK(r.algorithm == "nvls/Simple");
-    CHECK(r.us == doctest::Approx(4003.4207).epsilon(1e-7));
+TEST_CASE("NCCL's graph search on A100 HDR nodes uses the SM80 figures") {
+    const NcclParameters p = *load_preset("a100-ib-hdr200", kDirs).nccl;
+    // One node: 12 x 20.0 = 240 GB/s; default intra steps 40, 30, 20 ...:
+    // 6 x 40 = 240, done; dup (sm80 always doubles at >= 25) to 12 x 20: 24 channels.
+    const NcclTopology one = nccl_topology(p, 8, 1, 0);
+    CHECK(one.ring.channels == 12);
+    CHECK(one.ring.bw_intra == 20.0);
+    CHECK(one.channels == 24);
+    CHECK(one.nvls.channels == 0);  // no NVLS before sm90
+    // Across nodes: HDR 25 GB/s, PCIe Gen4 24: steps 48, 30, 28, 24 -> start at
+    // 24, one channel per NIC: 8 x 24 = 192 (12 gives 16 x 12, not more); no dup
+    // below 25 GB/s; 16 channels. p2p per peer ceil(25/14) = 2.
+    const NcclTopology g8 = nccl_topology(p, 8, 2, 25.0);
+    CHECK(g8.nics == 8);
+    CHECK(g8.ring.channels == 8);
+    CHECK(g8.ring.bw_inter == 24.0);
+    CHECK(g8.channels == 16);
+    CHECK(g8.p2p_channels_per_peer == 2);
 }
 
-TEST_CASE("8-GPU ring all-gather of 1 GiB: latency + one 512 KiB step + 7/8 S over 360 GB/s") {
-    const Run r = run(load_preset("hgx-h100", kDirs), CollectiveKind::AllGather, GiB);
-    // latency 8.4 + 7 x 3.4 = 32.2 us; each channel's step is 1 GiB / (8 x 32) =
-    // 4 MiB, capped at 512 KiB: fill = 524288 / (360/32) = 46603.4 ns;
-    // bandwidth 1073741824 x 7/8 / 360 = 2609789.2 ns. Sum 2688592.5 ns.
-    CHECK(r.algorithm == "ring/Simple");
-    CHECK(r.us == doctest::Approx(2688.5925).epsilon(1e-7));
+TEST_CASE("an 8-byte all-reduce is latency: 8-25 us on one node, 15-60 us on 2 and 10 nodes") {
+    const Preset node = load_preset("hgx-h100", kDirs);
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // One node, NCCL's model: ring/LL base 6.6 + 14 steps x 0.6 = 15.0 us; tree/LL
+    // 6.8 + 2 x 7 x 0.6 = 15.2 us; Simple and LL128 cost more. ring/LL; the 8
+    // bytes add 8 x 14/8 / min(360 x 0.5, 141) ns.
+    const Run one = run(node, CollectiveKind::AllReduce, 8);
+    CHECK(one.algorithm == "ring/LL");
+    CHECK(one.us == doctest::Approx(15.0 + 14.0 / 141.0 * 1e-3).epsilon(1e-6));
+    CHECK(one.us >= 8.0);
+    CHECK(one.us <= 25.0);
+    // Two nodes: tree/LL 6.8 + 2 x (7 x 0.6 + 1 x 5.0) = 25.2 us; ring/LL 6.6 + 28
+    // steps x max(0.6, net overhead 1.0) + 2 x 2.7 = 40.0 us.
+    const Run two = run(ib, CollectiveKind::AllReduce, 8, 2, 8);
+    CHECK(two.algorithm == "tree/LL");
+    CHECK(two.us == doctest::Approx(25.2).epsilon(1e-4));
+    CHECK(two.us >= 15.0);
+    CHECK(two.us <= 60.0);
+    // Ten nodes: tree/LL 6.8 + 2 x (4.2 + floor(log2 10) = 3 x 5.0) = 45.2 us.
+    const Run ten = run(ib, CollectiveKind::AllReduce, 8, 10, 8);
+    CHECK(ten.algorithm == "tree/LL");
+    CHECK(ten.us == doctest::Approx(45.2).epsilon(1e-4));
+    CHECK(ten.us >= 15.0);
+    CHECK(ten.us <= 60.0);
+}
+
+TEST_CASE("the algorithm and protocol per size are NCCL's model's choice") {
+    const Preset node = load_preset("hgx-h100", kDirs);
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // One node of 8, 1 GiB all-reduce: nvls 25 us + S / (8 heads x 40 x 0.85 x
+    // 7/8 x 2 x 8/14 = 272 GB/s) = 3972 us; ring/Simple 56 us + S / (12 x 30 x
+    // 8/14) = 5275 us; tree/Simple 64.4 us + S / (min(360 x 0.92, 12 x 38.7) / 2)
+    // = 6549 us. NVLS.
+    CHECK(run(node, CollectiveKind::AllReduce, GiB).algorithm == "nvls/Simple");
+    // One node of 4: NVLS has 4 heads at 60 (5 x 60 <= 370.8): 4 x 60 x 0.85 x 3/4
+    // x 2 x 4/6 = 204 GB/s; the ring 360 x 4/6 = 240 GB/s: ring/Simple at 1 GiB.
+    CHECK(run(node, CollectiveKind::AllReduce, GiB, 1, 4).algorithm == "ring/Simple");
+    // Two nodes of 8, 16 GiB: NCCL rates by the intra speed up to two nodes;
+    // nvls-tree 8 heads x min(40 x 0.85 x 7/8 x 2 = 59.5, 48 x 2, 57.7) x 16/30 =
+    // 246 GB/s beats the ring's 8 x 48 x 16/30 = 205 and the tree's
+    // min(384 x 0.92, 8 x 41.4) / 2 = 166.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).algorithm == "nvls-tree/Simple");
+    // Two nodes of 4, 16 GiB: NVLS heads 4 (one per NIC) at 48 (5 x 48 <= 370.8):
+    // nvls-tree 4 x min(48 x 0.85 x 3/4 x 2 = 61.2, 48 x 2, 57.7) x 8/14 = 131.9
+    // GB/s; ring 8 x 24 x 8/14 = 109.7; tree min(192 x 0.92, 8 x 41.4) / 2 = 88.3.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 4).algorithm == "nvls-tree/Simple");
+    // Two nodes of 2: nvls-tree 2 x min(48 x 0.85 x 1/2 x 2 = 40.8, 96, 57.7) x
+    // 4/6 = 54.4 GB/s; ring 4 x 24 x 4/6 = 64; tree min(96 x 0.92, 4 x 41.4) / 2 =
+    // 44.2. The ring.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 2).algorithm == "ring/Simple");
+    // Ten nodes of 8, all-gather: LL128 min(384 x 0.92, 8 x 36.7) = 293.6 GB/s
+    // with 14 + 70 x 1.9 + 9 x 4 = 183 us against Simple 384 GB/s with 8.4 + 70 x
+    // 3.4 + 9 x 14 = 372.4 us (both x 80/79): they cross at 189.4 us /
+    // (1/297.3 - 1/388.9) = 239 MB. 128 MiB LL128, 256 MiB Simple.
+    CHECK(run(ib, CollectiveKind::AllGather, 128 * MiB, 10, 8).algorithm == "ring/LL128");
+    CHECK(run(ib, CollectiveKind::AllGather, 256 * MiB, 10, 8).algorithm == "ring/Simple");
+    // One GPU on each of 2 nodes, 8 B all-gather: ring/LL 6.6 + 1 network step
+    // at the tree's LL latency (one GPU per node) 5.0 = 11.6 us; PAT 8 + 1 x 14/3.5
+    // + 2 x 2.8 = 17.6 us. Ring.
+    CHECK(run(ib, CollectiveKind::AllGather, 8, 2, 1).algorithm == "ring/LL");
+    // One GPU on each of 8 nodes, 1 MiB all-gather (graph 2 x 24 = 48 GB/s):
+    // ring/LL 41.6 us + S / (min(20.4, 24) x 8/7) = 86.6 us; ring/LL128 73.5 + S /
+    // (44.16 x 8/7) = 94.3 us; ring/Simple 106.4 + S / 54.9 = 125.5 us; PAT 8 + 3 x 4
+    // + 8 x 2.8 = 42.4 us + S / (48 x 0.75) = 71.5 us. PAT.
+    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 1).algorithm == "pat/Simple");
+    // PAT needs one GPU per node.
+    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 2).algorithm != "pat/Simple");
+}
+
+TEST_CASE("predicted times from the derived channels and rates") {
+    const Preset node = load_preset("hgx-h100", kDirs);
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // NVLS on 8 GPUs: 0.85 x 360 x 8/9 = 272 GB/s algbw; fill min(S/16,
+    // 712900) / (272/16) = 41935.3 ns; 1073741824 / 272 = 3947580.2 ns; + 25 us.
+    CHECK(run(node, CollectiveKind::AllReduce, GiB).us == doctest::Approx(4014.5155).epsilon(1e-7));
+    // Ring all-gather on 8 GPUs: 32.2 us + fill 524288 / (360/24) = 34952.5 ns +
+    // 1073741824 x 7/8 / 360 = 2609789.2 ns.
+    const Run ag = run(node, CollectiveKind::AllGather, GiB);
+    CHECK(ag.channels == 24);
+    CHECK(ag.us == doctest::Approx(2676.9417).epsilon(1e-7));
+    // Ten nodes, 16 GiB ring all-gather: 16 channels on 8 NICs, two per NIC, each
+    // sending 512 KiB steps: 524288 / (524288/45.55 + 14000 ns) = 20.552 GB/s per
+    // channel, 41.10 per NIC (below 45.55), 328.83 GB/s per node. Latency
+    // 8.4 + 70 x max(3.4, 3 x 1.0) + 9 x 14 = 372.4 us; fill 524288 / (328.83/16).
+    const Run ag10 = run(ib, CollectiveKind::AllGather, 16 * GiB, 10, 8);
+    CHECK(ag10.nics == 8);
+    CHECK(ag10.channels == 16);
+    CHECK(ag10.us == doctest::Approx(51989.667).epsilon(1e-7));
+    // Two nodes of 8, 16 GiB NVLS-tree all-reduce: the 16 NVLS channels on 8
+    // heads' NICs move 328.83 GB/s, once per direction on two nodes; NVLS inside
+    // the node, 0.85 x 360 x 8/9 = 272 GB/s, binds. Latency 25 + 2 x 1 x 20.9 =
+    // 66.8 us.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(63228.0838).epsilon(1e-7));
+    // Ten nodes: NCCL's nvls-tree, 8 x min(59.5, 48, 45.5) x 80/158 = 184.3 GB/s
+    // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
+    // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs
+    // carry an NVLS tree's data twice per direction (164.42 GB/s) and a ring's at
+    // 328.83 bus: 736.4 us + fill 524288 / (328.83/16) + S x 158/80 / 328.83.
+    CHECK(run(ib, CollectiveKind::AllReduce, 2 * GiB, 10, 8).algorithm == "nvls-tree/Simple");
+    const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);
+    CHECK(ring10.algorithm == "ring/Simple");
+    CHECK(ring10.us == doctest::Approx(103945.424).epsilon(1e-7));
+    // One GPU on each of 8 nodes, 1 MiB PAT all-gather: 4 channels send 1 MiB /
+    // (8 x 4) = 32 KiB steps: 32768 / (32768/45.55 + 14000) = 2.226 GB/s each,
+    // 8.905 per NIC, x 0.75 = 6.679; 42.4 us + 917504 / 6.679 ns.
+    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 1).us == doctest::Approx(179.78093).epsilon(1e-6));
 }
 
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
@@ -73,10 +242,10 @@ TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
     forced.forced_algorithm = NcclAlgorithm::Ring;
     h100.system.nccl = std::make_shared<const NcclParameters>(forced);
     const Run r = run(h100, CollectiveKind::AllReduce, GiB);
-    // 8.4 + 14 x 3.4 = 56 us; fill 46603.4 ns (step 1 GiB/256 = 4 MiB, capped);
-    // 1073741824 x 14/8 / 360 = 5219578.3 ns. Sum 5322181.8 ns.
+    // 8.4 + 14 x 3.4 = 56 us; fill 524288 / (360/24) = 34952.5 ns (step 1 GiB/192,
+    // capped at 512 KiB); 1073741824 x 14/8 / 360 = 5219578.3 ns.
     CHECK(r.algorithm == "ring/Simple");
-    CHECK(r.us == doctest::Approx(5322.1818).epsilon(1e-7));
+    CHECK(r.us == doctest::Approx(5310.5308).epsilon(1e-7));
 }
 
 TEST_CASE("an algorithm NCCL does not have for the collective is an error naming what there is") {
@@ -94,24 +263,14 @@ TEST_CASE("an algorithm NCCL does not have for the collective is an error naming
     }
 }
 
-TEST_CASE("NCCL's choice across 10 nodes switches all-gather from LL128 to Simple near 239 MB") {
-    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
-    // NCCL's view beyond two nodes: bus = 8 NICs x 50 x 0.96 = 384 GB/s (Simple),
-    // LL128 min(384 x 0.92, 8 channels x 36.7) = 293.6; algbw x 80/79.
-    // Latency Simple 8.4 + 70 x 3.4 + 9 x 14 = 372.4 us, LL128 14 + 70 x 1.9 +
-    // 9 x 4 = 183 us. Crossover 189.4 us / (1/297.3 - 1/388.9 GB/s) = 239 MB:
-    // 128 MiB (134 MB) LL128, 256 MiB (268 MB) Simple.
-    CHECK(run(ib, CollectiveKind::AllGather, 128 * MiB, 10, 8).algorithm == "ring/LL128");
-    CHECK(run(ib, CollectiveKind::AllGather, 256 * MiB, 10, 8).algorithm == "ring/Simple");
-}
-
 TEST_CASE("point-to-point channels follow NCCL's rule") {
-    const NcclParameters p = *load_preset("hgx-h100", kDirs).nccl;
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).nccl;
     auto channels = [&](std::int64_t ranks, std::int64_t nodes, std::uint64_t bytes) {
-        return nccl_p2p_channels({ranks, nodes, ranks / nodes}, p, bytes).channels;
+        const NcclTopology t = nccl_topology(p, ranks / nodes, nodes, 50.0);
+        return nccl_p2p_channels({ranks, nodes, ranks / nodes}, t, p, bytes).channels;
     };
-    // One node, 32 p2p channels: minimum 32 halved while minimum x ranks > 32:
-    // 8 ranks -> 4, 4 ranks -> 8. Parts double past 32 x 512 KiB = 16 MiB.
+    // One node, 32 p2p channels, 32 per peer: minimum 32 halved while minimum x
+    // ranks > 32: 8 ranks -> 4, 4 ranks -> 8. Parts double past 32 x 512 KiB = 16 MiB.
     CHECK(channels(8, 1, 32 * MiB) == 4);    // 8 MiB parts
     CHECK(channels(8, 1, 64 * MiB) == 4);    // 16 MiB parts, not above 16 MiB
     CHECK(channels(8, 1, 128 * MiB) == 8);   // 32 MiB > 16 MiB: double
@@ -120,32 +279,34 @@ TEST_CASE("point-to-point channels follow NCCL's rule") {
     CHECK(channels(4, 1, 32 * MiB) == 8);
     CHECK(channels(4, 1, 128 * MiB) == 8);
     CHECK(channels(4, 1, 256 * MiB) == 16);
-    // Across nodes the per-peer count starts at 4 and halves while
-    // count x ranks > 4 x 32: 16 ranks keep 4, 80 ranks get 1.
+    // Across nodes: 16 ranks (16 p2p channels, 4 per peer): minimum 1, parts
+    // double past 128 KiB up to 4. 80 ranks: 1 per peer. 2 ranks of one GPU
+    // each: 4 p2p channels, 4 per peer, minimum 2, then 4.
     CHECK(channels(16, 2, 4 * GiB) == 4);
     CHECK(channels(80, 10, 4 * GiB) == 1);
+    CHECK(channels(2, 2, 4 * GiB) == 4);
     CHECK(channels(8, 1, 0) == 1);
 }
 
-TEST_CASE("send/recv: channels x 21 GB/s up to the NVLink rate; one channel through a NIC across 10 nodes") {
+TEST_CASE("send/recv: channels x 20.6 GB/s up to the NVLink rate; one channel through a NIC across 10 nodes") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
-    // 8 GPUs, 32 MiB: 4 channels x 21 = 84 GB/s; 8.4 us + 524288/21 ns fill +
-    // 33554432/84 ns = 8400 + 24966.1 + 399457.5 = 432823.6 ns.
-    CHECK(run(ib, CollectiveKind::SendRecv, 32 * MiB, 1, 8).us == doctest::Approx(432.8236).epsilon(1e-7));
-    // 512 MiB: 32 channels, capped by 360 GB/s: 8400 + 24966.1 + 1491308.1 ns.
-    CHECK(run(ib, CollectiveKind::SendRecv, 512 * MiB, 1, 8).us == doctest::Approx(1524.6742).epsilon(1e-7));
-    // 80 ranks: one channel, 15.2 GB/s through the NIC; fill 131072/15.2 ns;
-    // + 300 us multi-node overhead: 8400 + 8623.2 + 2147483648/15.2 + 300000.
-    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(141598.84).epsilon(1e-7));
+    // 8 GPUs, 32 MiB: 4 channels x 20.6 = 82.4 GB/s; 8.4 us + 524288/20.6 ns fill +
+    // 33554432/82.4 ns = 8400 + 25450.9 + 407214.0 = 441064.9 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 32 * MiB, 1, 8).us == doctest::Approx(441.06485).epsilon(1e-7));
+    // 512 MiB: 32 channels, capped by 360 GB/s: 8400 + 25450.9 + 1491308.1 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 512 * MiB, 1, 8).us == doctest::Approx(1525.15896).epsilon(1e-7));
+    // 80 ranks: one channel, 15.24 GB/s through the NIC; fill 131072/15.24 ns;
+    // latency 8.4 + one network step 14 us: 22400 + 8600.5 + 2147483648/15.24.
+    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(140942.001).epsilon(1e-7));
 }
 
 TEST_CASE("all-to-all across 10 nodes is bound by the NICs") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     const std::uint64_t bytes = 17179868160;  // nccl-tests' 80-rank size
-    // NIC: S x 72/80 / (50 x 0.92) = 336127855.3 ns (NVLink's S x 7/80 / 346.5
-    // is far less); per peer S/80 = 214748352 B on one channel: fill 131072 /
-    // 15.2 = 8623.2 ns; + 8.4 us + 300 us.
-    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(336444.878).epsilon(1e-8));
+    // NIC: S x 72/80 / 45.55 = 339448547.6 ns (NVLink's S x 7/80 / (450 x 0.747)
+    // is far less); per peer S/80 on one channel: fill 131072 / 15.24 = 8600.5 ns;
+    // + 8.4 + 14 us.
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(339479.548).epsilon(1e-8));
 }
 
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {
@@ -169,18 +330,22 @@ TEST_CASE("time never falls as the size grows, and is finite from 0 B to 64 GiB"
         const Preset preset = load_preset(name, kDirs);
         for (long long nodes : {1LL, 2LL, 16LL}) {
             if (preset.network.dimensions.size() < 2 && nodes > 1) continue;
-            for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
-                              CollectiveKind::AllToAll, CollectiveKind::SendRecv}) {
-                double previous = 0;
-                for (std::uint64_t bytes = 1; bytes <= 64 * GiB; bytes *= 2) {
-                    const Run r = run(preset, kind, bytes, nodes, 8);
-                    INFO(name << " nodes " << nodes << " " << collective_kind_name(kind) << " " << bytes);
-                    CHECK(std::isfinite(r.us));
-                    CHECK(r.us > 0);
-                    CHECK(r.us >= previous);
-                    previous = r.us;
+            for (long long gpus : {1LL, 2LL, 4LL, 8LL}) {
+                if (nodes * gpus == 1) continue;
+                for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather,
+                                  CollectiveKind::ReduceScatter, CollectiveKind::AllToAll, CollectiveKind::SendRecv}) {
+                    double previous = 0;
+                    for (std::uint64_t bytes = 1; bytes <= 64 * GiB; bytes *= 2) {
+                        const Run r = run(preset, kind, bytes, nodes, gpus);
+                        INFO(name << " nodes " << nodes << " gpus " << gpus << " " << collective_kind_name(kind)
+                                  << " " << bytes);
+                        CHECK(std::isfinite(r.us));
+                        CHECK(r.us > 0);
+                        CHECK(r.us >= previous);
+                        previous = r.us;
+                    }
+                    CHECK(run(preset, kind, 0, nodes, gpus).us >= 0);
                 }
-                CHECK(run(preset, kind, 0, nodes, 8).us >= 0);
             }
         }
     }

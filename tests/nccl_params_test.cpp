@@ -64,14 +64,20 @@ TEST_CASE("the four NCCL presets load, with the nccl backend and their stated co
         CHECK(p.backend == NetworkBackend::Nccl);
         REQUIRE(p.nccl);
         REQUIRE(p.system.nccl);
-        CHECK(p.system.nccl->nvlink_efficiency == p.nccl->nvlink_efficiency);
+        CHECK(p.system.nccl->hardware.nvlinks_per_gpu == p.nccl->hardware.nvlinks_per_gpu);
         CHECK(p.compute.given);
     }
     const Preset h100 = load_preset("hgx-h100", kDirs);
     CHECK(h100.network.dimensions[0].bandwidth_gbps == 450.0);  // 18 links x 25 GB/s
     CHECK(h100.nccl->nvls);
     CHECK(h100.nccl->nvls_efficiency == 0.85);
-    CHECK(h100.nccl->ring_channels == 32);
+    CHECK(h100.nccl->hardware.sm == 90);
+    CHECK(h100.nccl->hardware.nvlinks_per_gpu == 18);
+    CHECK(h100.nccl->hardware.nvlink_link_gbps == 20.6);  // SM90_NVLINK_BW
+    CHECK(h100.nccl->hardware.nics_per_node == 8);
+    CHECK(h100.nccl->hardware.pcie_gbps() == 48.0);       // Gen5 x16: 16 x 240 / 80
+    CHECK(h100.nccl->hardware.net_overhead_us() == 1.0);  // Intel host
+    CHECK(h100.nccl->nvls_channels == 16);
     CHECK(h100.nccl->step_bytes[2] == 524288.0);  // 4 MiB Simple buffer / 8 steps
     CHECK(h100.nccl->base_latency_us[static_cast<int>(NcclAlgorithm::Ring)][0] == 6.6);
     CHECK(h100.nccl->tree_correction[2][11] == 0.5);
@@ -80,21 +86,28 @@ TEST_CASE("the four NCCL presets load, with the nccl backend and their stated co
     CHECK_FALSE(a100.nccl->nvls);
     CHECK(a100.network.dimensions[0].bandwidth_gbps == 300.0);  // 12 links x 25 GB/s
     CHECK(a100.nccl->ll_max_bus_bandwidth[0] == 87.7);
+    CHECK(a100.nccl->hardware.sm == 80);
+    CHECK(a100.nccl->hardware.nvlinks_per_gpu == 12);
+    CHECK(a100.nccl->hardware.nvlink_link_gbps == 20.0);  // SM80_NVLINK_BW
+    CHECK(a100.nccl->hardware.pcie_gbps() == 24.0);       // Gen4 x16
+    CHECK(a100.nccl->hardware.net_overhead_us() == 2.0);  // AMD EPYC host
+    CHECK(a100.nccl->ll128_max_bandwidth_per_channel == 20.0);  // Ampere perChMaxRingLL128Bws
 }
 
 TEST_CASE("the multi-node presets share their node's NCCL constants") {
     auto same = [](const NcclParameters& a, const NcclParameters& b) {
-        CHECK(a.nvlink_efficiency == b.nvlink_efficiency);
+        CHECK(a.hardware.sm == b.hardware.sm);
+        CHECK(a.hardware.nvlinks_per_gpu == b.hardware.nvlinks_per_gpu);
+        CHECK(a.hardware.nvlink_link_gbps == b.hardware.nvlink_link_gbps);
+        CHECK(a.hardware.nics_per_node == b.hardware.nics_per_node);
+        CHECK(a.hardware.gpus_per_nic == b.hardware.gpus_per_nic);
+        CHECK(a.hardware.pcie_gen == b.hardware.pcie_gen);
+        CHECK(a.hardware.cpu == b.hardware.cpu);
         CHECK(a.nvls == b.nvls);
+        CHECK(a.nvls_channels == b.nvls_channels);
         CHECK(a.nvls_efficiency == b.nvls_efficiency);
         CHECK(a.alltoall_nvlink_efficiency == b.alltoall_nvlink_efficiency);
-        CHECK(a.network_ring_efficiency == b.network_ring_efficiency);
         CHECK(a.network_p2p_efficiency == b.network_p2p_efficiency);
-        CHECK(a.multi_node_overhead_us == b.multi_node_overhead_us);
-        CHECK(a.ring_channels == b.ring_channels);
-        CHECK(a.ring_channels_multi_node == b.ring_channels_multi_node);
-        CHECK(a.p2p_channels == b.p2p_channels);
-        CHECK(a.p2p_nvlink_channel_bandwidth == b.p2p_nvlink_channel_bandwidth);
         CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
         CHECK(a.step_bytes == b.step_bytes);
         CHECK(a.nvls_pipeline_bytes == b.nvls_pipeline_bytes);
@@ -102,8 +115,7 @@ TEST_CASE("the multi-node presets share their node's NCCL constants") {
         CHECK(a.base_latency_us == b.base_latency_us);
         CHECK(a.nvlink_latency_us == b.nvlink_latency_us);
         CHECK(a.network_latency_us == b.network_latency_us);
-        CHECK(a.selection_nvlink_efficiency == b.selection_nvlink_efficiency);
-        CHECK(a.selection_network_efficiency == b.selection_network_efficiency);
+        CHECK(a.p2p_per_channel_net_bandwidth == b.p2p_per_channel_net_bandwidth);
     };
     same(*load_preset("hgx-h100", kDirs).nccl, *load_preset("h100-ib-ndr400", kDirs).nccl);
     same(*load_preset("dgx-a100", kDirs).nccl, *load_preset("a100-ib-hdr200", kDirs).nccl);
@@ -111,9 +123,10 @@ TEST_CASE("the multi-node presets share their node's NCCL constants") {
 
 TEST_CASE("bad [nccl] tables name file, line and key") {
     SUBCASE("an efficiency above 1") {
-        const auto [path, line] = edited_preset("nccl_eff.toml", "nvlink-efficiency", "nvlink-efficiency = 1.5");
+        const auto [path, line] =
+            edited_preset("nccl_eff.toml", "network-p2p-efficiency", "network-p2p-efficiency = 1.5");
         CHECK(error_of(path) == path + ":" + std::to_string(line) +
-                                    ":21: nccl.nvlink-efficiency: expected a fraction in (0, 1], got 1.5");
+                                    ":26: nccl.network-p2p-efficiency: expected a fraction in (0, 1], got 1.5");
     }
     SUBCASE("a list of the wrong length") {
         const auto [path, line] = edited_preset("nccl_list.toml", "step-bytes", "step-bytes = [32768, 576000]");
@@ -121,9 +134,20 @@ TEST_CASE("bad [nccl] tables name file, line and key") {
               path + ":" + std::to_string(line) + ":14: nccl.protocol.step-bytes: expected a list of 3 numbers");
     }
     SUBCASE("too many channels") {
-        const auto [path, line] = edited_preset("nccl_ch.toml", "ring = 32", "ring = 128");
+        const auto [path, line] = edited_preset("nccl_ch.toml", "nvls-channels", "nvls-channels = 128");
         CHECK(error_of(path) == path + ":" + std::to_string(line) +
-                                    ":8: nccl.channels.ring: NCCL runs at most 64 channels, got 128");
+                                    ":17: nccl.nvls-channels: NCCL runs at most 64 channels, got 128");
+    }
+    SUBCASE("an unknown host CPU vendor") {
+        const auto [path, line] = edited_preset("nccl_cpu.toml", "cpu-vendor", "cpu-vendor = \"arm\"");
+        CHECK(error_of(path) == path + ":" + std::to_string(line) +
+                                    ":14: nccl.hardware.cpu-vendor: expected intel or amd, got 'arm'");
+    }
+    SUBCASE("a compute capability NCCL has no tables for") {
+        const auto [path, line] = edited_preset("nccl_sm.toml", "sm = 90", "sm = 9");
+        CHECK(error_of(path) ==
+              path + ":" + std::to_string(line) +
+                  ":6: nccl.hardware.sm: expected a compute capability x 10 (80 Ampere, 90 Hopper)");
     }
     SUBCASE("an unknown key") {
         const auto [path, line] = edited_preset("nccl_key.toml", "nvls-efficiency", "nvls-eficiency = 0.85");

@@ -58,6 +58,12 @@ struct CollectiveResult {
     /// The nccl backend's choice, e.g. "nvls/Simple" (a static string); empty
     /// for the ASTRA-sim backends.
     std::string_view algorithm;
+    /// The nccl backend only: the choice's algorithm ("nvls") and protocol
+    /// ("Simple"), NICs in use per node (0 on one node) and channels it runs.
+    std::string_view nccl_algorithm;
+    std::string_view nccl_protocol;
+    int nics = 0;
+    int channels = 0;
 };
 
 /// Throws InputError at the system's implementation entry when it has no algorithm

@@ -53,27 +53,41 @@ NcclPerAlgorithm per_algorithm(const ConfigValue& table) {
 NcclParameters nccl_parameters_from(const ConfigValue& table) {
     NcclParameters p;
     ConfigTableReader r(table);
-    p.nvlink_efficiency = fraction(r.required("nvlink-efficiency"));
+    {
+        ConfigTableReader h(r.required("hardware"));
+        NcclHardware& hw = p.hardware;
+        const ConfigValue& sm = h.required("sm");
+        hw.sm = as_positive_integer(sm);
+        if (hw.sm < 60 || hw.sm > 120) fail_at(sm, "expected a compute capability x 10 (80 Ampere, 90 Hopper)");
+        const ConfigValue& links = h.required("nvlinks-per-gpu");
+        hw.nvlinks_per_gpu = static_cast<int>(as_non_negative_number(links));
+        if (hw.nvlinks_per_gpu != as_non_negative_number(links) || hw.nvlinks_per_gpu > 64)
+            fail_at(links, "expected a whole number of NVLinks, at most 64");
+        hw.nvlink_link_gbps = h.non_negative_number("nvlink-bandwidth-per-link");
+        if (hw.nvlinks_per_gpu > 0 && hw.nvlink_link_gbps <= 0)
+            fail_at(h.required("nvlink-bandwidth-per-link"), "must be > 0 with NVLinks");
+        hw.nvswitch = h.boolean_flag("nvswitch");
+        hw.nics_per_node = channels(h, "nics-per-node");
+        hw.gpus_per_nic = channels(h, "gpus-per-nic");
+        const ConfigValue& gen = h.required("pcie-gen");
+        hw.pcie_gen = as_positive_integer(gen);
+        if (hw.pcie_gen > 6) fail_at(gen, "expected a PCIe generation from 1 to 6");
+        hw.pcie_lanes = channels(h, "pcie-lanes");
+        const ConfigValue& cpu = h.required("cpu-vendor");
+        const std::string& vendor = as_string(cpu);
+        if (vendor == "intel") hw.cpu = NcclCpuVendor::Intel;
+        else if (vendor == "amd") hw.cpu = NcclCpuVendor::Amd;
+        else fail_at(cpu, "expected intel or amd, got '" + vendor + "'");
+        h.finish();
+    }
     p.nvls = r.boolean_flag("nvls");
     p.nvls_efficiency = fraction_or_zero(r.required("nvls-efficiency"));
     if (p.nvls && p.nvls_efficiency == 0) fail_at(r.required("nvls-efficiency"), "must be > 0 when nvls = true");
+    p.nvls_channels = channels(r, "nvls-channels");
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
-    p.network_ring_efficiency = fraction(r.required("network-ring-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
-    p.network_overhead_us = r.non_negative_number("network-overhead-us");
-    p.multi_node_overhead_us = r.non_negative_number("multi-node-overhead-us");
     p.ring_plateau_factor = r.positive_number("ring-plateau-factor");
 
-    {
-        ConfigTableReader c(r.required("channels"));
-        p.ring_channels = channels(c, "ring");
-        p.ring_channels_multi_node = channels(c, "ring-multi-node");
-        p.tree_channels_multi_node = channels(c, "tree-multi-node");
-        p.nvls_channels = channels(c, "nvls");
-        p.p2p_channels = channels(c, "p2p");
-        p.p2p_channels_per_network_peer = channels(c, "p2p-per-network-peer");
-        c.finish();
-    }
     {
         ConfigTableReader c(r.required("protocol"));
         p.ll128 = c.boolean_flag("ll128");
@@ -117,14 +131,8 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         p.p2p_latency_us = c.non_negative_number("latency-us");
         p.p2p_nvlink_chunk_bytes = c.positive_number("nvlink-chunk-bytes");
         p.p2p_network_chunk_bytes = c.positive_number("network-chunk-bytes");
-        p.p2p_nvlink_channel_bandwidth = c.positive_number("nvlink-channel-bandwidth");
         p.p2p_network_channel_bandwidth = c.positive_number("network-channel-bandwidth");
-        c.finish();
-    }
-    {
-        ConfigTableReader c(r.required("selection"));
-        p.selection_nvlink_efficiency = fraction(c.required("nvlink-efficiency"));
-        p.selection_network_efficiency = fraction(c.required("network-efficiency"));
+        p.p2p_per_channel_net_bandwidth = c.positive_number("per-channel-net-bandwidth");
         c.finish();
     }
     {

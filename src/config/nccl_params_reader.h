@@ -4,12 +4,12 @@
 // its constants. Unknown keys, wrong types, negative values, fractions above 1
 // and lists of the wrong length are errors naming the key.
 //
-//   [nccl]               nvlink-efficiency, nvls, nvls-efficiency,
-//                        alltoall-nvlink-efficiency, network-ring-efficiency,
-//                        network-p2p-efficiency, network-overhead-us,
-//                        multi-node-overhead-us, ring-plateau-factor
-//   [nccl.channels]      ring, ring-multi-node, tree-multi-node, nvls, p2p,
-//                        p2p-per-network-peer
+//   [nccl]               nvls, nvls-efficiency, nvls-channels,
+//                        alltoall-nvlink-efficiency, network-p2p-efficiency,
+//                        ring-plateau-factor
+//   [nccl.hardware]      sm, nvlinks-per-gpu, nvlink-bandwidth-per-link, nvswitch,
+//                        nics-per-node, gpus-per-nic, pcie-gen, pcie-lanes,
+//                        cpu-vendor ("intel" | "amd")
 //   [nccl.protocol]      ll128, ll-bandwidth-factor, ll128-bandwidth-factor,
 //                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel,
 //                        step-bytes [LL, LL128, Simple], nvls-pipeline-bytes
@@ -19,9 +19,7 @@
 //                        nvls-tree-max-bandwidth-per-channel [3], correction [3][24]
 //   [nccl.pat]           bandwidth-factor, per-rank-latency-us, network-latency-divisor
 //   [nccl.p2p]           latency-us, nvlink-chunk-bytes, network-chunk-bytes,
-//                        nvlink-channel-bandwidth, network-channel-bandwidth
-//   [nccl.selection]     nvlink-efficiency, network-efficiency (NCCL's view of the
-//                        links, used only to choose the algorithm and protocol)
+//                        network-channel-bandwidth, per-channel-net-bandwidth
 //   [nccl.latency-us.base|nvlink|network]  ring, tree, nvls, nvls-tree, pat:
 //                        [LL, LL128, Simple] each
 // ([3] lists are by node count: one node, two nodes, more.)

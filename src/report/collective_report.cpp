@@ -49,11 +49,16 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
                header.system_label, network_backend_name(first.backend));
     const bool nccl = has_algorithm(rows);
     fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}{}\n", "size (B)", "size", "chunks",
-               "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)", nccl ? "  algorithm" : "");
+               "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)",
+               nccl ? fmt::format(" {:>5} {:>9}  {:<10} {}", "nics", "channels", "algorithm", "protocol")
+                    : std::string());
     for (const CollectiveRow& row : rows) {
         fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}{}\n", row.size_bytes,
                    format_byte_size(row.size_bytes), row.result.chunks, format_time(unit, row.result.time_ns),
-                   row.algbw_gbps(), row.busbw_gbps(), nccl ? "  " + std::string(row.result.algorithm) : "");
+                   row.algbw_gbps(), row.busbw_gbps(),
+                   nccl ? fmt::format(" {:>5} {:>9}  {:<10} {}", row.result.nics, row.result.channels,
+                                      row.result.nccl_algorithm, row.result.nccl_protocol)
+                        : std::string());
     }
     if (!with_phases) return;
     for (const CollectiveRow& row : rows) {
@@ -78,12 +83,15 @@ void write_collective_csv(std::ostream& out, const std::vector<CollectiveRow>& r
     const std::string u(time_unit_name(unit));
     const bool nccl = has_algorithm(rows);
     fmt::print(out, "collective,size_bytes,npus,backend,chunks,chunk_bytes,time_{},algbw_GBps,busbw_GBps{}\n", u,
-               nccl ? ",algorithm" : "");
+               nccl ? ",nics,channels,algorithm,protocol" : "");
     for (const CollectiveRow& row : rows) {
         fmt::print(out, "{},{},{},{},{},{},{},{},{}{}\n", collective_kind_name(row.kind), row.size_bytes, row.npus,
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes,
                    number(nanoseconds_to(unit, row.result.time_ns)), number(row.algbw_gbps()),
-                   number(row.busbw_gbps()), nccl ? fmt::format(",{}", row.result.algorithm) : std::string());
+                   number(row.busbw_gbps()),
+                   nccl ? fmt::format(",{},{},{},{}", row.result.nics, row.result.channels, row.result.nccl_algorithm,
+                                      row.result.nccl_protocol)
+                        : std::string());
     }
 }
 
@@ -99,7 +107,9 @@ void write_collective_json(std::ostream& out, const std::vector<CollectiveRow>& 
                    i == 0 ? "" : ",", collective_kind_name(row.kind), row.size_bytes, row.npus,
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes, us(row.result.time_ns),
                    number(row.result.time_ns), number(row.algbw_gbps()), number(row.busbw_gbps()));
-        if (!row.result.algorithm.empty()) fmt::print(out, "\"algorithm\": \"{}\", ", row.result.algorithm);
+        if (!row.result.algorithm.empty())
+            fmt::print(out, "\"nics\": {}, \"channels\": {}, \"algorithm\": \"{}\", \"protocol\": \"{}\", ",
+                       row.result.nics, row.result.channels, row.result.nccl_algorithm, row.result.nccl_protocol);
         out << "\"phases\": [";
         for (std::size_t j = 0; j < row.result.phases.size(); ++j) {
             const PhaseBreakdown& p = row.result.phases[j];

@@ -49,26 +49,26 @@ void write_validation_table(std::ostream& out, const ValidationReport& report) {
     fmt::print(out, "\n# summary per group: error = |predicted / measured - 1|\n");
     std::size_t wgs = 5;
     for (const GroupSummary& g : report.groups) wgs = std::max(wgs, g.group.size());
-    fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", "dataset", wd, "group",
-               wgs, "cases", "geomean", "median", "max", "reference", "gate", "status", "note");
+    fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", "dataset", wd,
+               "group", wgs, "cases", "mean", "geomean", "median", "max", "reference", "gate", "status", "note");
     for (const GroupSummary& g : report.groups) {
         const std::string reference = g.reference_geomean ? percent(*g.reference_geomean) : "";
         std::string note = g.note;
         if (g.reference_geomean)
             note = g.reference_name + " geomean on these cases" + (note.empty() ? "" : "; " + note);
         if (g.gates.empty()) {
-            fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", g.dataset, wd,
-                       g.group, wgs, g.cases, percent(g.geomean), percent(g.median), percent(g.max), reference, "none",
-                       "-", note);
+            fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", g.dataset,
+                       wd, g.group, wgs, g.cases, percent(g.mean), percent(g.geomean), percent(g.median), percent(g.max),
+                       reference, "none", "-", note);
             continue;
         }
         for (std::size_t i = 0; i < g.gates.size(); ++i) {
             const GateCheck& gate = g.gates[i];
             std::string line_note = i == 0 ? note : "";
             if (!gate.why.empty()) line_note += (line_note.empty() ? "" : "; ") + gate.why;
-            fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", g.dataset, wd,
-                       g.group, wgs, g.cases, percent(g.geomean), percent(g.median), percent(g.max), reference,
-                       gate_text(gate), gate.passed ? "pass" : "FAIL", line_note);
+            fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", g.dataset,
+                       wd, g.group, wgs, g.cases, percent(g.mean), percent(g.geomean), percent(g.median),
+                       percent(g.max), reference, gate_text(gate), gate.passed ? "pass" : "FAIL", line_note);
         }
     }
     for (const std::string& gate : report.unmatched_gates) fmt::print(out, "gate '{}' matched no group: FAIL\n", gate);

@@ -5,22 +5,28 @@
 namespace dtcalc {
 namespace {
 
-double inter_node_link(const NcclShape& shape, const NcclRates& rates) {
-    return shape.nodes > 1 ? std::min(rates.nvlink_gbps, rates.node_network_gbps) : rates.nvlink_gbps;
+double inter_node_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                       double message_bytes, NcclProtocol protocol) {
+    if (shape.nodes <= 1) return rates.nvlink_gbps;
+    return std::min(rates.nvlink_gbps,
+                    nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol));
 }
 
 }  // namespace
 
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            NcclProtocol protocol) {
-    return nccl_ring_rate_on(inter_node_link(shape, rates), shape, params, protocol);
+                            NcclProtocol protocol, double message_bytes) {
+    NcclRingRate out = nccl_ring_rate_on(inter_node_link(shape, rates, params, message_bytes, protocol),
+                                         rates.topology.ring.channels, shape, params, protocol);
+    out.channels = rates.topology.channels;
+    return out;
 }
 
-NcclRingRate nccl_ring_rate_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
-                               NcclProtocol protocol) {
+NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclShape& shape,
+                               const NcclParameters& params, NcclProtocol protocol) {
     NcclRingRate out;
     out.bus_gbps = link_gbps;
-    out.channels = shape.nodes > 1 ? params.ring_channels_multi_node : params.ring_channels;
+    out.channels = graph_channels;
     switch (protocol) {
         case NcclProtocol::LL:
             out.bus_gbps = std::min(out.bus_gbps * params.ll_bandwidth_factor,
@@ -35,19 +41,16 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, const NcclShape& shape, const N
     return out;
 }
 
-int nccl_tree_channels(const NcclShape& shape, const NcclParameters& params) {
-    return shape.nodes > 1 ? params.tree_channels_multi_node : params.ring_channels;
-}
-
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       NcclProtocol protocol) {
-    return nccl_tree_algbw_on(inter_node_link(shape, rates), shape, params, protocol);
+                       NcclProtocol protocol, double message_bytes) {
+    return nccl_tree_algbw_on(inter_node_link(shape, rates, params, message_bytes, protocol),
+                              rates.topology.ring.channels, shape, params, protocol);
 }
 
-double nccl_tree_algbw_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
-                          NcclProtocol protocol) {
+double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape& shape,
+                          const NcclParameters& params, NcclProtocol protocol) {
     const std::size_t bucket = static_cast<std::size_t>(shape.node_bucket());
-    const double channels = nccl_tree_channels(shape, params);
+    const double channels = graph_channels;
     double bus = std::min(link_gbps * params.tree_bandwidth_factor,
                           channels * params.tree_max_bandwidth_per_channel[bucket]);
     switch (protocol) {
@@ -71,14 +74,23 @@ double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRa
     return n > 1 ? rate * n / (n - 1.0) : rate;
 }
 
-double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params) {
+double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                            double message_bytes) {
     const double gpus = static_cast<double>(shape.gpus_per_node);
     const double nvls = params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0);
-    return std::min(nvls, rates.node_network_gbps / 2.0);
+    const int channels = rates.topology.nvls_channels > 0 ? rates.topology.nvls_channels : rates.topology.channels;
+    // Double binary trees: a node inside one tree receives from two children and
+    // its parent, so each NIC direction carries the data twice; on two nodes each
+    // tree is one edge and each direction carries it once (NCCL's tuning doubles
+    // the NVLS-tree inter-node rate on two nodes for the same reason).
+    const double per_direction = shape.nodes <= 2 ? 1.0 : 2.0;
+    return std::min(nvls, nccl_network_rate(rates.topology, params, channels, message_bytes, NcclProtocol::Simple) /
+                              per_direction);
 }
 
-double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params) {
-    return rates.node_network_gbps * params.pat_bandwidth_factor;
+double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params, double message_bytes) {
+    return nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, NcclProtocol::Simple) *
+           params.pat_bandwidth_factor;
 }
 
 int nccl_ring_steps(CollectiveKind kind, std::int64_t ranks) {

@@ -1,17 +1,21 @@
 #pragma once
 // Bandwidths of NCCL's collective algorithms, per protocol, in GB/s (= bytes/ns).
 //
+// Rates and channels come from nccl_shape.h / nccl_topology.h ("graph
+// channels": the channels NCCL's search found, which NCCL's per-channel caps
+// multiply; the kernels run twice as many).
+//
 // Ring ("bus" bandwidth: the per-GPU rate of the ring's links; a collective
 // moves bus_factor x size over it, bus_factor = 2(n-1)/n all-reduce,
 // (n-1)/n all-gather and reduce-scatter):
-//   one node:   bus = NVLink rate;               channels = ring-channels
-//   many nodes: bus = min(NVLink, node network); channels = ring-channels-multi-node
-//   Simple: bus;  LL128: min(bus x ll128-factor, channels x ll128-max-per-channel)
+//   one node:   bus = NVLink rate
+//   many nodes: bus = min(NVLink, node network)
+//   Simple: bus;  LL128: min(bus x ll128-factor, graph channels x ll128-max-per-channel)
 //   LL:     min(bus x ll-factor, ll-max-bus-bandwidth[node bucket])
 //
 // Tree (all-reduce; "algorithm" bandwidth: size / time):
 //   link = NVLink rate (one node) or min(NVLink, node network)
-//   bus  = min(link x tree-factor, channels x tree-max-per-channel[bucket])
+//   bus  = min(link x tree-factor, graph channels x tree-max-per-channel[bucket])
 //   LL: min(bus x tree-ll-factor, ll-max[bucket]);  LL128: min(bus x
 //   tree-ll128-factor[bucket], channels x tree-ll128-max-per-channel[bucket])
 //   algbw = bus / 2 (each of the two trees carries half, up and down)
@@ -21,7 +25,9 @@
 // multicasts its 1/n: S(1 + 1/n) per direction per GPU, so
 //   algbw = nvls-efficiency x NVLink rate x n/(n+1)
 // NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
-// NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, node network / 2).
+// NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, heads' NICs / 2),
+// the NICs carrying the NVLS channels (network rate of nvls channels); on two
+// nodes the NICs carry the data once per direction, not twice (/ 1).
 // PAT (one GPU per node): bus = node network x pat-bandwidth-factor.
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
@@ -34,28 +40,27 @@ struct NcclRingRate {
     int channels = 1;
 };
 
+/// `message_bytes`: what one channel sends per step (nccl_network_rate).
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            NcclProtocol protocol);
-/// The same with the Simple bus rate given (`link_gbps`) instead of derived.
-NcclRingRate nccl_ring_rate_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
-                               NcclProtocol protocol);
+                            NcclProtocol protocol, double message_bytes);
+/// The same with the Simple bus rate and the graph channels given instead of derived.
+NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclShape& shape,
+                               const NcclParameters& params, NcclProtocol protocol);
 
 /// Tree all-reduce algorithm bandwidth, before NCCL's size correction.
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       NcclProtocol protocol);
-/// The same with the link rate given instead of derived.
-double nccl_tree_algbw_on(double link_gbps, const NcclShape& shape, const NcclParameters& params,
-                          NcclProtocol protocol);
-
-/// Channels a tree uses (ring-channels on one node, tree-channels-multi-node otherwise).
-int nccl_tree_channels(const NcclShape& shape, const NcclParameters& params);
+                       NcclProtocol protocol, double message_bytes);
+/// The same with the link rate and the graph channels given instead of derived.
+double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape& shape,
+                          const NcclParameters& params, NcclProtocol protocol);
 
 double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
                        const NcclParameters& params);
 
-double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params);
+double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                            double message_bytes);
 
-double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params);
+double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params, double message_bytes);
 
 /// Ring steps: 2(n-1) for all-reduce, n-1 for all-gather and reduce-scatter.
 int nccl_ring_steps(CollectiveKind kind, std::int64_t ranks);

@@ -17,7 +17,8 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
     const double factor = bus_bandwidth_factor(kind, shape.ranks);
     switch (choice.algorithm) {
         case NcclAlgorithm::Ring: {
-            const NcclRingRate ring = nccl_ring_rate(shape, rates, params, choice.protocol);
+            const NcclRingRate ring =
+                nccl_ring_rate(shape, rates, params, choice.protocol, size / (n * rates.topology.channels));
             cost.channels = ring.channels;
             cost.steps = nccl_ring_steps(kind, shape.ranks);
             cost.bytes_per_step = size / (n * ring.channels);
@@ -28,42 +29,44 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             break;
         }
         case NcclAlgorithm::Tree: {
-            cost.channels = nccl_tree_channels(shape, params);
+            cost.channels = rates.topology.channels;
             cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_floor_log2(shape.nodes));
             cost.bytes_per_step = size / cost.channels;
             cost.latency_ns = nccl_tree_latency_ns(shape, params, choice.protocol);
-            cost.bandwidth_ns = size / nccl_tree_algbw(shape, rates, params, choice.protocol);
+            cost.bandwidth_ns =
+                size / nccl_tree_algbw(shape, rates, params, choice.protocol, size / rates.topology.channels);
             break;
         }
         case NcclAlgorithm::Nvls: {
             const double algbw = nccl_nvls_algbw(kind, shape, rates, params);
-            cost.channels = params.nvls_channels;
+            const double channels = std::max(1, rates.topology.nvls_channels);
+            cost.channels = static_cast<int>(channels);
             cost.steps = kind == CollectiveKind::AllReduce ? 2 : 1;
-            cost.bytes_per_step = size / params.nvls_channels;
+            cost.bytes_per_step = size / channels;
             cost.latency_ns = nccl_nvls_latency_ns(shape, params);
-            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (algbw / params.nvls_channels);
+            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (algbw / channels);
             cost.bandwidth_ns = size / algbw;
             break;
         }
         case NcclAlgorithm::NvlsTree: {
-            cost.channels = params.nvls_channels;
+            cost.channels = std::max(1, rates.topology.nvls_channels);
             cost.steps = 2 + 2 * nccl_floor_log2(shape.nodes);
-            cost.bytes_per_step = size / params.nvls_channels;
+            cost.bytes_per_step = size / cost.channels;
             cost.latency_ns = nccl_nvls_tree_latency_ns(shape, params);
-            cost.bandwidth_ns = size / nccl_nvls_tree_algbw(shape, rates, params);
+            cost.bandwidth_ns = size / nccl_nvls_tree_algbw(shape, rates, params, cost.bytes_per_step);
             break;
         }
         case NcclAlgorithm::Pat: {
-            cost.channels = params.ring_channels_multi_node;
+            cost.channels = rates.topology.channels;
             cost.steps = nccl_floor_log2(shape.nodes);
             cost.bytes_per_step = size / n;
             cost.latency_ns = nccl_pat_latency_ns(shape, params);
-            cost.bandwidth_ns = size * factor / nccl_pat_bus_gbps(rates, params);
+            cost.bandwidth_ns =
+                size * factor / nccl_pat_bus_gbps(rates, params, size / (n * rates.topology.channels));
             break;
         }
         case NcclAlgorithm::P2p: break;
     }
-    if (shape.nodes > 1) cost.overhead_ns = params.multi_node_overhead_us * 1000.0;
     return cost;
 }
 

@@ -11,7 +11,7 @@
 //              fill = min(S / channels, nvls-pipeline-bytes) / (algbw / channels)
 //   nvls-tree: latency + S / nvls-tree algbw
 //   pat:       latency + S (n-1)/n / pat bus
-//   + multi-node-overhead once when the communicator spans nodes.
+// (channels: nccl_topology.h; nothing is added per node count).
 // Latencies: nccl_latency.h; bandwidths: nccl_bandwidth.h.
 #include <cstdint>
 
@@ -29,8 +29,7 @@ struct NcclCollectiveCost {
     double latency_ns = 0;
     double fill_ns = 0;
     double bandwidth_ns = 0;
-    double overhead_ns = 0;
-    double time_ns() const { return latency_ns + fill_ns + bandwidth_ns + overhead_ns; }
+    double time_ns() const { return latency_ns + fill_ns + bandwidth_ns; }
 };
 
 NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes, NcclChoice choice,

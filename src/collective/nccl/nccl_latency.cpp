@@ -32,7 +32,7 @@ double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const N
     double intra = params.nvlink_latency_us[a][p];
     double inter = params.network_latency_us[a][p];
     if (shape.nodes > 1) {
-        const double proxy = params.network_overhead_us * (protocol == NcclProtocol::Simple ? 3.0 : 1.0);
+        const double proxy = params.hardware.net_overhead_us() * (protocol == NcclProtocol::Simple ? 3.0 : 1.0);
         intra = std::max(intra, proxy);
         if (shape.gpus_per_node == 1) inter = params.network_latency_us[idx(NcclAlgorithm::Tree)][p];
     }

@@ -5,8 +5,8 @@
 //
 //   ring:  base[ring][p] + (steps - netSteps) x intra + netSteps x inter
 //          steps = 2(n-1) all-reduce, n-1 otherwise; netSteps = 2(N-1) or N-1
-//          intra = nvlink[ring][p], at least network-overhead (x3 for Simple)
-//                  when the ring spans nodes (every step is then progressed by
+//          intra = nvlink[ring][p], at least NCCL's net overhead (1 us on
+//                  Intel hosts, 2 on AMD; x3 for Simple) when the ring spans nodes (every step is then progressed by
 //                  the host proxy)
 //          inter = network[ring][p], or network[tree][p] with one GPU per node
 //  tree:  base[tree][p] + 2 x ((G-1) x nvlink[tree][p] + floor(log2 N) x network[tree][p])

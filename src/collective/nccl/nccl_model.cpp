@@ -19,7 +19,6 @@ NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const Nccl
         out.latency_ns = cost.latency_ns;
         out.fill_ns = cost.fill_ns;
         out.bandwidth_ns = cost.bandwidth_ns;
-        out.overhead_ns = cost.overhead_ns;
         out.time_ns = cost.time_ns();
         return out;
     }
@@ -30,7 +29,6 @@ NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const Nccl
     out.latency_ns = cost.latency_ns;
     out.fill_ns = cost.fill_ns;
     out.bandwidth_ns = cost.bandwidth_ns;
-    out.overhead_ns = cost.overhead_ns;
     out.time_ns = cost.time_ns();
     return out;
 }
@@ -62,12 +60,16 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     phase.npus = static_cast<int>(shape.ranks);
     phase.steps = p.steps;
     phase.bytes_per_step = static_cast<std::uint64_t>(p.bytes_per_step);
-    phase.latency_ns = p.latency_ns + p.overhead_ns;
+    phase.latency_ns = p.latency_ns;
     phase.bandwidth_ns = p.bandwidth_ns;
     phase.wait_ns = p.fill_ns;
     phase.time_ns = p.time_ns;
     result.time_ns = p.time_ns;
     result.algorithm = nccl_choice_name(p.choice.algorithm, p.choice.protocol);
+    result.nccl_algorithm = nccl_algorithm_name(p.choice.algorithm);
+    result.nccl_protocol = nccl_protocol_name(p.choice.protocol);
+    result.nics = rates.topology.nics;
+    result.channels = p.channels;
     result.phases.push_back(phase);
     return result;
 }

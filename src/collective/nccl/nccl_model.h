@@ -8,9 +8,9 @@
 //                  nccl_send_recv_cost / nccl_all_to_all_cost (point-to-point)
 //
 // As a CollectiveResult: one phase (dimension 0 on one node, else the outermost
-// spanned dimension), latency = per-step latencies + multi-node overhead,
-// bandwidth = size over the bottleneck rate, wait = pipeline fill; `algorithm`
-// names the choice ("nvls/Simple").
+// spanned dimension), latency = per-step latencies, bandwidth = size over the
+// bottleneck rate, wait = pipeline fill; `algorithm` names the choice
+// ("nvls/Simple"), with NICs in use per node and the channels it runs.
 #include <cstdint>
 
 #include "collective/collective_cost.h"
@@ -28,7 +28,6 @@ struct NcclPrediction {
     double latency_ns = 0;
     double fill_ns = 0;
     double bandwidth_ns = 0;
-    double overhead_ns = 0;
     double time_ns = 0;
 };
 

@@ -10,17 +10,19 @@ constexpr double kNsPerUs = 1000.0;
 
 std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
+// One network step of a Simple transfer (NCCL's ring network latency).
+double network_step_us(const NcclParameters& params) {
+    return params.network_latency_us[static_cast<std::size_t>(NcclAlgorithm::Ring)]
+                                    [static_cast<std::size_t>(NcclProtocol::Simple)];
+}
+
 }  // namespace
 
-NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclParameters& params, std::uint64_t bytes) {
+NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
+                                  const NcclParameters& params, std::uint64_t bytes) {
     const std::int64_t ranks = std::max<std::int64_t>(1, shape.ranks);
-    const std::int64_t p2p = std::max(1, params.p2p_channels);
-    std::int64_t per_peer = p2p;
-    if (shape.nodes > 1) {
-        per_peer = std::max(1, params.p2p_channels_per_network_peer);
-        while (per_peer * ranks > p2p * 4 && per_peer > 1) per_peer /= 2;
-        per_peer = std::min(per_peer, p2p);
-    }
+    const std::int64_t p2p = std::max(1, topology.p2p_channels);
+    const std::int64_t per_peer = std::max(1, topology.p2p_channels_per_peer);
     std::int64_t minimum = per_peer;
     while (minimum * ranks > p2p && minimum > 1) minimum /= 2;
 
@@ -46,18 +48,18 @@ NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, con
                                 const NcclParameters& params) {
     NcclP2pCost cost;
     if (shape.ranks <= 1) return cost;
-    const NcclP2pChannels ch = nccl_p2p_channels(shape, params, bytes);
+    const NcclP2pChannels ch = nccl_p2p_channels(shape, rates.topology, params, bytes);
     cost.channels = ch.channels;
-    double bw = std::min(ch.channels * params.p2p_nvlink_channel_bandwidth, rates.nvlink_gbps);
-    double channel_bw = params.p2p_nvlink_channel_bandwidth;
+    const double nvlink_channel = params.hardware.nvlink_link_gbps;
+    double bw = std::min(ch.channels * nvlink_channel, rates.nvlink_gbps);
+    double channel_bw = nvlink_channel;
+    cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     if (shape.nodes > 1) {
-        bw = std::min({bw, ch.channels * params.p2p_network_channel_bandwidth,
-                       rates.nic_gbps * params.network_p2p_efficiency});
+        bw = std::min({bw, ch.channels * params.p2p_network_channel_bandwidth, rates.nic_payload_gbps});
         channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
-        cost.overhead_ns = params.multi_node_overhead_us * kNsPerUs;
+        cost.latency_ns += network_step_us(params) * kNsPerUs;
     }
     const double size = static_cast<double>(bytes);
-    cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     cost.fill_ns = std::min(size / ch.channels, ch.chunk_bytes) / channel_bw;
     cost.bandwidth_ns = size / bw;
     return cost;
@@ -71,16 +73,16 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
     const double n = static_cast<double>(shape.ranks);
     const double gpus = static_cast<double>(shape.gpus_per_node);
     double t = size * (gpus - 1) / n / (rates.raw_nvlink_gbps * params.alltoall_nvlink_efficiency);
-    double channel_bw = params.p2p_nvlink_channel_bandwidth;
+    double channel_bw = params.hardware.nvlink_link_gbps;
+    cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     if (shape.nodes > 1) {
-        t = std::max(t, size * (n - gpus) / n / (rates.nic_gbps * params.network_p2p_efficiency));
+        t = std::max(t, size * (n - gpus) / n / rates.nic_payload_gbps);
         channel_bw = params.p2p_network_channel_bandwidth;
-        cost.overhead_ns = params.multi_node_overhead_us * kNsPerUs;
+        cost.latency_ns += network_step_us(params) * kNsPerUs;
     }
     const std::uint64_t per_peer = bytes / static_cast<std::uint64_t>(shape.ranks);
-    const NcclP2pChannels ch = nccl_p2p_channels(shape, params, per_peer);
+    const NcclP2pChannels ch = nccl_p2p_channels(shape, rates.topology, params, per_peer);
     cost.channels = ch.channels;
-    cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     cost.fill_ns = std::min(static_cast<double>(per_peer) / ch.channels, ch.chunk_bytes) / channel_bw;
     cost.bandwidth_ns = t;
     return cost;

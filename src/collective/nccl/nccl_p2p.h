@@ -1,27 +1,26 @@
 #pragma once
 // Point-to-point in NCCL: send/recv and all-to-all (grouped sends and
-// receives), with NCCL's rule for how many channels one operation uses.
+// receives), with NCCL's rule for how many channels one operation uses
+// (enqueue.cc, scheduleP2pTasksToPlan / addP2pToPlan).
 //
-// Channels of one point-to-point operation of B bytes (n ranks, N nodes):
-//   per peer = p2p channels on one node; across nodes it starts at
-//              p2p-channels-per-network-peer and halves while
-//              per-peer x n > 4 x p2p channels
-//   minimum  = per peer, halved while minimum x n > p2p channels
+// Channels of one point-to-point operation of B bytes (n ranks), from the
+// communicator's p2p channels P and channels per peer Q (nccl_topology.h):
+//   minimum  = Q, halved while minimum x n > P
 //   chunk C  = p2p-nvlink-chunk-bytes (one node) or p2p-network-chunk-bytes
 //   parts    : start at min(minimum, ceil(B / minPart)) channels, double while
-//              B / channels > maxPart and channels <= per peer / 2, where
+//              B / channels > maxPart and channels <= Q / 2, where
 //              minPart = C/8 and maxPart = 32 C on one node, C/2 and C across nodes
 //
 // Send/recv (nccl-tests sendrecv_perf: every rank sends B to the next rank and
 // receives B from the previous one; the slowest pair sets the pace):
-//   bw   = min(channels x nvlink-channel-bw, NVLink rate), and across nodes also
-//          min(channels x network-channel-bw, NIC x network-p2p-efficiency)
-//   time = p2p latency + fill + B / bw (+ multi-node overhead),
+//   bw   = min(channels x NCCL's per-NVLink figure, NVLink rate), and across
+//          nodes also min(channels x p2p network-channel-bandwidth, NIC payload)
+//   time = p2p latency (+ one network step across nodes) + fill + B / bw,
 //          fill = min(B / channels, C) / per-channel bandwidth (the slower one)
 // All-to-all of B bytes per rank (B/n to every peer):
 //   NVLink: B (G-1)/n / (NVLink bandwidth x alltoall-nvlink-efficiency)
-//   NIC:    B (n-G)/n / (NIC x network-p2p-efficiency)   (PXN: rail-aligned)
-//   time = p2p latency + fill (for B/n) + the slower of the two (+ overhead)
+//   NIC:    B (n-G)/n / NIC payload   (PXN: rail-aligned, every NIC carries its GPU's share)
+//   time = p2p latency (+ one network step) + fill (for B/n) + the slower of the two
 #include <cstdint>
 
 #include "collective/nccl/nccl_parameters.h"
@@ -34,15 +33,15 @@ struct NcclP2pChannels {
     double chunk_bytes = 0;
 };
 
-NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclParameters& params, std::uint64_t bytes);
+NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
+                                  const NcclParameters& params, std::uint64_t bytes);
 
 struct NcclP2pCost {
     int channels = 1;
-    double latency_ns = 0;    ///< p2p latency
+    double latency_ns = 0;    ///< p2p latency (and one network step across nodes)
     double fill_ns = 0;       ///< first chunk before the pipeline streams
     double bandwidth_ns = 0;  ///< bytes over the bottleneck rate
-    double overhead_ns = 0;   ///< multi-node overhead
-    double time_ns() const { return latency_ns + fill_ns + bandwidth_ns + overhead_ns; }
+    double time_ns() const { return latency_ns + fill_ns + bandwidth_ns; }
 };
 
 NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,

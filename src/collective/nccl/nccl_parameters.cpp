@@ -66,4 +66,11 @@ std::string_view nccl_choice_name(NcclAlgorithm algorithm, NcclProtocol protocol
     return names[static_cast<int>(algorithm)][static_cast<int>(protocol)];
 }
 
+double NcclHardware::pcie_gbps() const {
+    // NCCL (topo.cc, kvDictPciGen): per-lane rate in units of 100 Mb/s, GB/s = lanes x rate / 80.
+    const int per_lane = pcie_gen <= 1 ? 15 : pcie_gen == 2 ? 30 : pcie_gen == 3 ? 60 : pcie_gen == 4 ? 120
+                       : pcie_gen == 5 ? 240 : 480;
+    return static_cast<double>(pcie_lanes) * per_lane / 80.0;
+}
+
 }  // namespace dtcalc

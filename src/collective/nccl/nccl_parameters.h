@@ -1,10 +1,12 @@
 #pragma once
 // The constants of the `nccl` backend: one set per preset (its [nccl] table),
 // every one of them stated and sourced in the preset file. Nothing here is
-// per data row. The model reads link bandwidths from the preset's [network]
-// (dimension 0 = NVLink per GPU, outer dimensions = one NIC per GPU) and
-// multiplies them by the efficiencies below; latencies are NCCL-style per-step
-// figures in microseconds.
+// per data row, per node count or per collective. Hardware facts (NcclHardware)
+// and NCCL's own tables are inputs; channel counts, graph bandwidths and NICs
+// in use are derived from them as NCCL derives them (nccl_topology.h); the few
+// calibrated data rates are labelled in the preset with the rows they were
+// fitted on. The NIC line rate is the preset's [network] outer-dimension
+// bandwidth; latencies are NCCL's per-step figures in microseconds.
 //
 // Names: algorithms ring, tree (double binary tree), nvls (in-switch reduction
 // on NVSwitch, one node), nvls-tree (NVLS inside nodes, a tree across them),
@@ -37,14 +39,41 @@ using NcclPerAlgorithm = std::array<NcclPerProtocol, kNcclTunedAlgorithms>;
 /// Indexed by node count: one node, two nodes, three or more (NCCL's buckets).
 using NcclPerNodeBucket = std::array<double, 3>;
 
+/// Host CPU vendor, where NCCL's model depends on it (getNetOverhead, llMaxBws).
+enum class NcclCpuVendor { Intel, Amd };
+
+/// Facts about one node's hardware, as NCCL's topology detection sees them
+/// (each stated with its source in the preset). Everything NCCL derives from
+/// its topology (channels, graph bandwidths, NICs in use) is derived from these
+/// in nccl_topology.h.
+struct NcclHardware {
+    int sm = 90;                   ///< compute capability x 10: 80 Ampere, 90 Hopper
+    int nvlinks_per_gpu = 0;       ///< NVLinks of one GPU (0: PCIe only)
+    double nvlink_link_gbps = 0;   ///< NCCL's figure per link (SM80_NVLINK_BW 20.0, SM90_NVLINK_BW 20.6)
+    bool nvswitch = false;         ///< GPUs meet in NVSwitches (all-to-all NVLink)
+    int nics_per_node = 0;         ///< NICs NCCL may use (compute fabric)
+    int gpus_per_nic = 1;          ///< GPUs that share one NIC's PCIe switch (1 on DGX/HGX)
+    int pcie_gen = 4;              ///< PCIe generation of the GPU/NIC links
+    int pcie_lanes = 16;
+    NcclCpuVendor cpu = NcclCpuVendor::Intel;
+
+    /// NCCL's PCIe rate: lanes x per-lane rate / 80 (Gen4 x16 = 24, Gen5 x16 = 48 GB/s).
+    double pcie_gbps() const;
+    /// NCCL's getNetOverhead: 1 us per network step on Intel hosts, 2 on AMD.
+    double net_overhead_us() const { return cpu == NcclCpuVendor::Amd ? 2.0 : 1.0; }
+};
+
 struct NcclParameters {
-    // --- Bandwidth: fractions of the [network] link bandwidths ---
-    double nvlink_efficiency = 0;           ///< ring/tree data rate per GPU = NVLink bandwidth x this
+    NcclHardware hardware;
+
+    // --- NVLS ---
     bool nvls = false;                      ///< NVSwitch with multicast/in-switch reduction
-    double nvls_efficiency = 0;             ///< NVLS all-reduce rate = eff x NVLink rate x n/(n+1)
+    double nvls_efficiency = 0;             ///< NCCL: nvlsEfficiency (Hopper 0.85)
+    int nvls_channels = 1;                  ///< NCCL: NVLS_NCHANNELS_SM90 (16)
+
+    // --- Calibrated data rates (each labelled in the preset with its data) ---
     double alltoall_nvlink_efficiency = 0;  ///< all-to-all NVLink data rate = NVLink bandwidth x this
-    double network_ring_efficiency = 0;     ///< ring/tree rate across nodes = NICs per node x NIC x this
-    double network_p2p_efficiency = 0;      ///< point-to-point rate of one NIC = NIC bandwidth x this
+    double network_p2p_efficiency = 0;      ///< payload one NIC carries = NIC bandwidth x this
 
     // --- Protocols ---
     double ll_bandwidth_factor = 0;                ///< LL carries 8 data bytes per 16 (NCCL: 0.5)
@@ -72,32 +101,18 @@ struct NcclParameters {
     double pat_per_rank_latency_us = 0;
     double pat_network_latency_divisor = 1;
 
-    // --- Channels ---
-    int ring_channels = 1;             ///< one node
-    int ring_channels_multi_node = 1;  ///< several nodes
-    int tree_channels_multi_node = 1;
-    int nvls_channels = 1;
-    int p2p_channels = 1;                  ///< channels point-to-point work is spread over
-    int p2p_channels_per_network_peer = 1; ///< starting count before NCCL's scale-down
-
     // --- Point-to-point ---
     double p2p_latency_us = 0;
     double p2p_nvlink_chunk_bytes = 0;
     double p2p_network_chunk_bytes = 0;
-    double p2p_nvlink_channel_bandwidth = 0;   ///< GB/s one channel moves over NVLink
-    double p2p_network_channel_bandwidth = 0;  ///< GB/s one channel moves through a NIC
+    double p2p_network_channel_bandwidth = 0;  ///< GB/s one channel moves through a NIC (calibrated)
+    double p2p_per_channel_net_bandwidth = 14; ///< NCCL: P2P_PER_CHANNEL_NET_BW, sizes channels per NIC peer
 
     // --- Latencies (microseconds) ---
     NcclPerAlgorithm base_latency_us{};     ///< once per collective
     NcclPerAlgorithm nvlink_latency_us{};   ///< per intra-node step
     NcclPerAlgorithm network_latency_us{};  ///< per inter-node step
-    double network_overhead_us = 0;         ///< host proxy cost of every step of a multi-node ring
-    double multi_node_overhead_us = 0;      ///< once per collective that spans nodes
     double ring_plateau_factor = 1;         ///< NCCL's selection-only multi-node ring latency factor
-
-    // --- NCCL's own view of the links, used only to choose (nccl_selection.h) ---
-    double selection_nvlink_efficiency = 0;   ///< NCCL: 20.6 of 25 GB/s per Hopper NVLink
-    double selection_network_efficiency = 0;  ///< NCCL: 48 of 50 GB/s per NDR NIC
 
     // --- What NCCL_ALGO / NCCL_PROTO would force (--algo / --proto) ---
     std::optional<NcclAlgorithm> forced_algorithm;

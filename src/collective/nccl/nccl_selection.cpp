@@ -15,8 +15,8 @@ bool is_group_collective(CollectiveKind kind) {
            kind == CollectiveKind::ReduceScatter;
 }
 
-bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params, NcclAlgorithm algorithm,
-             NcclProtocol protocol) {
+bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+             NcclAlgorithm algorithm, NcclProtocol protocol) {
     if (!is_group_collective(kind) || shape.ranks <= 1) return false;
     if (protocol == NcclProtocol::LL128 && !params.ll128) return false;
     const bool simple = protocol == NcclProtocol::Simple;
@@ -27,10 +27,9 @@ bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclParameters& 
         case NcclAlgorithm::Tree:
             return all_reduce;
         case NcclAlgorithm::Nvls:
-            return simple && params.nvls && shape.nodes == 1 && shape.gpus_per_node >= 2 && params.nvls_channels >= 2;
+            return simple && shape.nodes == 1 && rates.topology.nvls.channels >= 2;
         case NcclAlgorithm::NvlsTree:
-            return simple && all_reduce && params.nvls && shape.nodes > 1 && shape.gpus_per_node >= 2 &&
-                   params.nvls_channels >= 2;
+            return simple && all_reduce && shape.nodes > 1 && rates.topology.nvls.channels >= 2;
         case NcclAlgorithm::Pat:
             return simple && !all_reduce && shape.gpus_per_node == 1 && shape.nodes > 1;
         case NcclAlgorithm::P2p:
@@ -46,25 +45,16 @@ double tree_correction(const NcclParameters& params, NcclProtocol protocol, std:
     return params.tree_correction[static_cast<std::size_t>(protocol)][static_cast<std::size_t>(log_size)];
 }
 
-// The links as NCCL's topology search rates them.
-NcclRates selection_view(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params) {
-    NcclRates view = rates;
-    view.nvlink_gbps = rates.raw_nvlink_gbps * params.selection_nvlink_efficiency;
-    view.node_network_gbps =
-        static_cast<double>(shape.gpus_per_node) * rates.nic_gbps * params.selection_network_efficiency;
-    return view;
-}
-
 }  // namespace
 
-double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape,
-                           const NcclRates& measured_rates, const NcclParameters& params, NcclAlgorithm algorithm,
-                           NcclProtocol protocol) {
-    if (!enabled(kind, shape, params, algorithm, protocol)) return -1.0;
-    const NcclRates rates = selection_view(shape, measured_rates, params);
-    // NCCL rates rings and trees by the intra-node graph up to two nodes and by
-    // the inter-node one beyond.
-    const double link = shape.nodes <= 2 ? rates.nvlink_gbps : rates.node_network_gbps;
+double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol) {
+    if (!enabled(kind, shape, rates, params, algorithm, protocol)) return -1.0;
+    const NcclTopology& topo = rates.topology;
+    // NCCL rates rings and trees by the graph's intra-node speed up to two
+    // nodes and by its inter-node speed beyond, times the graph's channels.
+    const double per_channel = shape.nodes <= 2 ? topo.ring.bw_intra : topo.ring.bw_inter;
+    const double link = topo.ring.channels * per_channel;
     const double size = static_cast<double>(bytes);
     const double n = static_cast<double>(shape.ranks);
     const double steps = nccl_ring_steps(kind, shape.ranks);
@@ -72,33 +62,33 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
     double bandwidth = 0;
     switch (algorithm) {
         case NcclAlgorithm::Ring: {
-            const NcclRingRate ring = nccl_ring_rate_on(link, shape, params, protocol);
+            const NcclRingRate ring = nccl_ring_rate_on(link, topo.ring.channels, shape, params, protocol);
             latency = nccl_ring_latency_ns(kind, shape, params, protocol);
             if (protocol == NcclProtocol::Simple && shape.nodes > 1 && kind == CollectiveKind::AllReduce &&
-                size / (ring.channels * n) >= 64)
+                size / (topo.channels * n) >= 64)
                 latency *= params.ring_plateau_factor;
             bandwidth = ring.bus_gbps * n / steps;
             break;
         }
         case NcclAlgorithm::Tree:
             latency = nccl_tree_latency_ns(shape, params, protocol);
-            bandwidth = nccl_tree_algbw_on(link, shape, params, protocol) * tree_correction(params, protocol, bytes);
+            bandwidth = nccl_tree_algbw_on(link, topo.ring.channels, shape, params, protocol) *
+                        tree_correction(params, protocol, bytes);
             break;
         case NcclAlgorithm::Nvls: {
-            const double channels = params.nvls_channels;
+            const double channels = topo.nvls.channels;
             const double gpus = static_cast<double>(shape.gpus_per_node);
-            double per_channel = rates.nvlink_gbps / channels * params.nvls_efficiency * (channels - 1) / channels;
-            per_channel *= kind == CollectiveKind::AllReduce ? 2.0 : (gpus - 1) / gpus;
-            bandwidth = channels * per_channel;
+            double per_channel_bw = topo.nvls.bw_intra * params.nvls_efficiency * (channels - 1) / channels;
+            per_channel_bw *= kind == CollectiveKind::AllReduce ? 2.0 : (gpus - 1) / gpus;
+            bandwidth = channels * per_channel_bw;
             if (kind == CollectiveKind::AllReduce) bandwidth *= n / steps;
             latency = nccl_nvls_latency_ns(shape, params);
             break;
         }
         case NcclAlgorithm::NvlsTree: {
-            const double channels = params.nvls_channels;
-            const double intra =
-                rates.nvlink_gbps / channels * params.nvls_efficiency * (channels - 1) / channels * 2.0;
-            const double inter = rates.node_network_gbps / channels * (shape.nodes <= 2 ? 2.0 : 1.0);
+            const double channels = topo.nvls.channels;
+            const double intra = topo.nvls.bw_intra * params.nvls_efficiency * (channels - 1) / channels * 2.0;
+            const double inter = topo.nvls.bw_inter * (shape.nodes <= 2 ? 2.0 : 1.0);
             const double cap =
                 params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
             bandwidth = channels * std::min({intra, inter, cap}) * n / steps;
@@ -106,7 +96,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             break;
         }
         case NcclAlgorithm::Pat:
-            bandwidth = nccl_pat_bus_gbps(rates, params);
+            bandwidth = link * params.pat_bandwidth_factor;
             latency = nccl_pat_latency_ns(shape, params);
             break;
         case NcclAlgorithm::P2p:

@@ -5,26 +5,25 @@
 // then predicts for that pair (nccl_cost.h). Keeping the two apart reproduces
 // NCCL's choices, including the ones its model gets wrong.
 //
-// NCCL's view of each pair (sizes in bytes, times in ns), with the links as
-// NCCL rates them (NVLink x selection nvlink-efficiency, NIC x selection
-// network-efficiency) rather than as dtcalc's calibration does, and, as NCCL
-// does, rings and trees rated by NVLink up to two nodes and by the node's NICs
-// beyond (bus):
+// NCCL's view of each pair (sizes in bytes, times in ns), from the graphs of
+// nccl_topology.h as NCCL's tuning.cc rates them: rings and trees by graph
+// channels x per-channel speed (the intra-node speed up to two nodes, the
+// inter-node one beyond):
 //   ring:      ring latency (x ring-plateau-factor for a multi-node Simple
 //              all-reduce once each rank's share per channel is >= 64 B)
-//              + size / (bus x n / steps)
+//              + size / (bus x n / steps), bus with NCCL's LL/LL128 caps
 //   tree:      tree latency + size / (tree algbw x tree-correction[p][log2(size/64)])
 //              (correction for 64 B .. 2^23 x 64 B only)
-//   nvls:      nvls latency + size / bw, bw = channels x (NVLink/channels) x
-//              nvls-efficiency x (channels-1)/channels x (2 for all-reduce, then
-//              x n/steps; (G-1)/G for all-gather and reduce-scatter)
-//   nvls-tree: base + latencies + size / (channels x min(intra, inter,
+//   nvls:      nvls latency + size / bw, bw = heads x speed x nvls-efficiency
+//              x (heads-1)/heads x (2 for all-reduce, then x n/steps; (G-1)/G
+//              for all-gather and reduce-scatter)
+//   nvls-tree: base + latencies + size / (heads x min(intra, inter,
 //              max-per-channel[bucket]) x n/steps), intra as nvls all-reduce per
-//              channel, inter = node network / channels (x2 on two nodes)
-//   pat:       pat latency + size / (node network x pat-bandwidth-factor)
+//              head, inter = the graph's inter-node speed (x2 on two nodes)
+//   pat:       pat latency + size / (graph channels x speed x pat-bandwidth-factor)
 // Enabled: ring for all-reduce, all-gather, reduce-scatter; tree for
-// all-reduce; nvls on one node with nvls = true (Simple); nvls-tree across
-// nodes with nvls = true (all-reduce, Simple); pat for all-gather and
+// all-reduce; nvls on one node with an NVLS graph of 2 heads or more (Simple);
+// nvls-tree across nodes likewise (all-reduce, Simple); pat for all-gather and
 // reduce-scatter with one GPU per node (Simple); LL128 only with ll128 = true.
 // All-to-all and send/recv are grouped point-to-point: always p2p/Simple.
 #include <cstdint>

@@ -16,12 +16,34 @@ NcclShape nccl_shape(const CommGroup& group) {
     return shape;
 }
 
+double nccl_network_channel_rate(const NcclParameters& params, double nic_payload_gbps, double message_bytes,
+                                 NcclProtocol protocol) {
+    // LL is chosen for messages whose cost NCCL's latency table already is;
+    // its 8-byte flag lines are polled by the receiver, not sent step by step.
+    if (protocol == NcclProtocol::LL) return nic_payload_gbps;
+    const double step = params.step_bytes[static_cast<std::size_t>(protocol)];
+    const double message = std::max(1.0, step > 0 ? std::min(message_bytes, step) : message_bytes);
+    const double per_send_ns =
+        params.network_latency_us[static_cast<std::size_t>(NcclAlgorithm::Ring)][static_cast<std::size_t>(protocol)] *
+        1000.0;
+    return message / (message / nic_payload_gbps + per_send_ns);
+}
+
+double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
+                         double message_bytes, NcclProtocol protocol) {
+    if (topology.nics <= 0) return 0;
+    const double payload = topology.nic_gbps * params.network_p2p_efficiency;
+    const double per_nic_channels = static_cast<double>(channels) / topology.nics;
+    const double per_nic =
+        std::min(payload, per_nic_channels * nccl_network_channel_rate(params, payload, message_bytes, protocol));
+    return topology.nics * per_nic;
+}
+
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
                      const NcclParameters& params) {
     NcclRates rates;
     if (network.dimensions.empty()) throw InputError({"", 0, 0, "network"}, "the nccl backend needs a network");
     rates.raw_nvlink_gbps = network.dimensions[0].bandwidth_gbps;
-    rates.nvlink_gbps = rates.raw_nvlink_gbps * params.nvlink_efficiency;
     if (shape.nodes > 1) {
         double slowest = std::numeric_limits<double>::infinity();
         for (std::size_t d = 1; d < group.members.size() && d < network.dimensions.size(); ++d)
@@ -29,9 +51,14 @@ NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclS
         if (!(slowest > 0) || slowest == std::numeric_limits<double>::infinity())
             throw InputError({"", 0, 0, "network"}, "the nccl backend needs a bandwidth for the inter-node dimension");
         rates.nic_gbps = slowest;
-        rates.node_network_gbps =
-            static_cast<double>(shape.gpus_per_node) * slowest * params.network_ring_efficiency;
+        rates.nic_payload_gbps = slowest * params.network_p2p_efficiency;
     }
+    rates.topology = nccl_topology(params, shape.gpus_per_node, shape.nodes, rates.nic_gbps);
+    rates.nvlink_gbps = rates.topology.intra.channels * rates.topology.intra.bw_intra;
+    if (shape.nodes > 1)
+        rates.node_network_gbps = nccl_network_rate(rates.topology, params, rates.topology.channels,
+                                                    params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)],
+                                                    NcclProtocol::Simple);
     return rates;
 }
 

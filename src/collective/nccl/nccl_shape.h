@@ -1,23 +1,35 @@
 #pragma once
 // How the `nccl` backend sees a communicator: ranks, nodes and GPUs per node,
-// and the data rates of the links it runs over.
+// what NCCL builds for it (nccl_topology.h) and the data rates of its links.
 //
 //   Dimension 0 of the network is the node (NVLink/NVSwitch); every outer
-//   dimension is the inter-node fabric with one NIC per GPU, so
+//   dimension is the inter-node fabric, so
 //     gpus per node = members along dimension 0
 //     nodes         = product of the members along the outer dimensions
 //   (ranks placed G per node, as nccl-tests places one process per GPU).
 //
-//   nvlink_gbps      = dimension 0 bandwidth x nvlink-efficiency
-//                      (a GPU's NVLink data rate per direction)
-//   nic_gbps         = the slowest spanned outer dimension's bandwidth (one NIC)
-//   node_network_gbps= gpus per node x nic_gbps x network-ring-efficiency
-//                      (what a ring or tree crossing nodes gets: every NIC of
-//                      the node carries part of it)
+//   nvlink_gbps       = the one-node ring graph's channels x speed (NCCL's
+//                       search over its NVLink figure: 12 x 30 = 360 GB/s on
+//                       H100, 12 x 20 = 240 on A100): what a ring moves per
+//                       GPU over NVLink
+//   nic_gbps          = the slowest spanned outer dimension's bandwidth (one NIC)
+//   nic_payload_gbps  = nic_gbps x network-p2p-efficiency (what one NIC carries)
+//   node_network_gbps = nics x min(nic payload, channels per NIC x channel
+//                       rate): what a ring or tree crossing nodes moves per
+//                       node; the channels are the ones NCCL runs, spread
+//                       evenly over the NICs in use. One channel's proxy sends
+//                       one step of m bytes at a time (m = the channel's share
+//                       of a step, at most step-bytes[p]) and each send costs
+//                       NCCL's per-step network latency t[p] on top of the
+//                       wire time: channel rate = m / (m / NIC payload + t[p])
+//                       (512 KiB Simple steps on NDR: 20.6 GB/s per channel;
+//                       LL and small sizes: the latency table covers them, so
+//                       LL channels run at the NIC's payload rate)
 #include <cstdint>
 
 #include "collective/comm_group.h"
 #include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_topology.h"
 #include "network/network.h"
 
 namespace dtcalc {
@@ -32,13 +44,24 @@ struct NcclShape {
 };
 
 struct NcclRates {
-    double nvlink_gbps = 0;        ///< per GPU per direction, after efficiency
+    NcclTopology topology;
+    double nvlink_gbps = 0;        ///< ring data rate per GPU over NVLink
     double raw_nvlink_gbps = 0;    ///< per GPU per direction, as the network states it
     double nic_gbps = 0;           ///< one NIC per direction, as the network states it
-    double node_network_gbps = 0;  ///< a node's NICs together, after ring efficiency
+    double nic_payload_gbps = 0;   ///< what one NIC carries
+    double node_network_gbps = 0;  ///< a node's NICs together for full Simple steps
 };
 
 NcclShape nccl_shape(const CommGroup& group);
+
+/// One channel's rate through a NIC for sends of `message_bytes` (capped at
+/// the protocol's step) with the protocol's per-step network cost.
+double nccl_network_channel_rate(const NcclParameters& params, double nic_payload_gbps, double message_bytes,
+                                 NcclProtocol protocol);
+/// A node's NICs together for `channels` ring/tree/NVLS channels spread over
+/// the NICs in use, each sending `message_bytes` per step.
+double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
+                         double message_bytes, NcclProtocol protocol);
 
 /// Throws InputError (key "network") when a group spanning nodes finds no
 /// bandwidth for them, or dimension 0 has none.

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Fit and cross-check the nccl backend's calibrated constants.
+
+The calibrated constants of the H100 presets (presets/h100-ib-ndr400.toml and
+presets/hgx-h100.toml, marked "calibrated") are fitted here against the visible
+tables that `dtcalc validate` runs (datasets nccl-h100 and astrasim-hgx-h100).
+The objective is the mean over groups of each group's mean absolute error, so
+every (collective, GPUs, nodes) group weighs the same whatever its row count.
+
+  scripts/nccl_fit.py table        per-group MAE and max with the presets as shipped
+  scripts/nccl_fit.py fit          fit every calibrated constant on all groups
+  scripts/nccl_fit.py logo         leave-one-group-out: for each group, fit every
+                                   calibrated constant on the other groups only and
+                                   report the left-out group's MAE and max
+
+Options: --dtcalc PATH (default build/src/dtcalc), --markdown (tables as Markdown).
+The presets are copied to a temporary folder, edited there, and found first
+through DTCALC_PRESET_PATH; the shipped files are never written.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PRESETS = ["h100-ib-ndr400", "hgx-h100"]
+DATASETS = ["nccl-h100", "astrasim-hgx-h100"]
+
+# (table, key, search range low, high, log scale): the constants marked
+# "calibrated" in the presets.
+CONSTANTS = [
+    ("nccl", "alltoall-nvlink-efficiency", 0.60, 0.95, False),
+    ("nccl", "network-p2p-efficiency", 0.75, 1.00, False),
+    ("nccl.p2p", "network-channel-bandwidth", 8.0, 30.0, False),
+    ("nccl.protocol", "nvls-pipeline-bytes", 32768.0, 4194304.0, True),
+]
+
+
+def set_key(text, table, key, value):
+    """Replace `key = ...` inside [table] of a TOML text."""
+    lines = text.split("\n")
+    current = None
+    for i, line in enumerate(lines):
+        header = re.match(r"^\s*\[([^\]]+)\]\s*$", line)
+        if header:
+            current = header.group(1).strip()
+            continue
+        if current == table and re.match(r"^\s*" + re.escape(key) + r"\s*=", line):
+            comment = ""
+            if "#" in line:
+                comment = "  " + line[line.index("#"):]
+            lines[i] = f"{key} = {value:.6g}{comment}"
+            return "\n".join(lines)
+    raise KeyError(f"[{table}] {key} not found")
+
+
+def get_key(text, table, key):
+    current = None
+    for line in text.split("\n"):
+        header = re.match(r"^\s*\[([^\]]+)\]\s*$", line)
+        if header:
+            current = header.group(1).strip()
+            continue
+        m = re.match(r"^\s*" + re.escape(key) + r"\s*=\s*([-0-9.eE+]+)", line)
+        if current == table and m:
+            return float(m.group(1))
+    raise KeyError(f"[{table}] {key} not found")
+
+
+class Evaluator:
+    def __init__(self, dtcalc):
+        self.dtcalc = dtcalc
+        self.tmp = tempfile.mkdtemp(prefix="nccl-fit-")
+        self.texts = {}
+        for name in PRESETS:
+            with open(os.path.join(ROOT, "presets", name + ".toml")) as f:
+                self.texts[name] = f.read()
+        self.shipped = [get_key(self.texts[PRESETS[0]], t, k) for t, k, *_ in CONSTANTS]
+        self.cache = {}
+
+    def cases(self, values):
+        key = tuple(round(v, 9) for v in values)
+        if key in self.cache:
+            return self.cache[key]
+        for name in PRESETS:
+            text = self.texts[name]
+            for (table, k, *_), v in zip(CONSTANTS, values):
+                text = set_key(text, table, k, v)
+            with open(os.path.join(self.tmp, name + ".toml"), "w") as f:
+                f.write(text)
+        env = dict(os.environ, DTCALC_PRESET_PATH=self.tmp)
+        cmd = [self.dtcalc, "validate", "--format", "json"]
+        for d in DATASETS:
+            cmd += ["--dataset", d]
+        out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        doc = json.loads(out.stdout)
+        groups = {}
+        for c in doc["cases"]:
+            if c["error"] is None:
+                continue
+            groups.setdefault(f'{c["dataset"]}:{c["group"]}', []).append(abs(c["error"]))
+        self.cache[key] = groups
+        return groups
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def group_stats(errors):
+    return sum(errors) / len(errors), max(errors)
+
+
+def objective(groups, use):
+    maes = [group_stats(groups[g])[0] for g in use]
+    return sum(maes) / len(maes)
+
+
+def fit(ev, use, start):
+    values = list(start)
+    for _ in range(3):  # coordinate descent, three sweeps
+        for i, (_, _, lo, hi, log) in enumerate(CONSTANTS):
+            a, b = (lo, hi)
+            tr = (lambda x: x) if not log else __import__("math").log
+            inv = (lambda x: x) if not log else __import__("math").exp
+            a, b = tr(a), tr(b)
+            # grid, then golden-section refinement around the best grid point
+            grid = [a + (b - a) * k / 16 for k in range(17)]
+
+            def f(x):
+                trial = list(values)
+                trial[i] = inv(x)
+                return objective(ev.cases(trial), use)
+
+            best = min(grid, key=f)
+            step = (b - a) / 16
+            lo_x, hi_x = best - step, best + step
+            g = (5 ** 0.5 - 1) / 2
+            for _ in range(20):
+                c = hi_x - g * (hi_x - lo_x)
+                d = lo_x + g * (hi_x - lo_x)
+                if f(c) < f(d):
+                    hi_x = d
+                else:
+                    lo_x = c
+            x = (lo_x + hi_x) / 2
+            values[i] = inv(x if f(x) < f(best) else best)
+    return values
+
+
+def fmt_values(values):
+    return ", ".join(f"{k} = {v:.4g}" for (_, k, *_), v in zip(CONSTANTS, values))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["table", "fit", "logo"])
+    ap.add_argument("--dtcalc", default=os.path.join(ROOT, "build", "src", "dtcalc"))
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    ev = Evaluator(args.dtcalc)
+    try:
+        groups = ev.cases(ev.shipped)
+        names = sorted(groups, key=lambda g: (g.split(":")[0], g))
+        sep = " | " if args.markdown else "  "
+        if args.mode == "table":
+            print(f"# shipped constants: {fmt_values(ev.shipped)}")
+            print(sep.join(["group".ljust(46), "rows", "MAE", "max"]))
+            for g in names:
+                mae, mx = group_stats(groups[g])
+                print(sep.join([g.ljust(46), f"{len(groups[g]):4d}", f"{100 * mae:6.2f}%", f"{100 * mx:6.2f}%"]))
+            print(f"# objective (mean of group MAEs): {100 * objective(groups, names):.3f}%")
+        elif args.mode == "fit":
+            values = fit(ev, names, ev.shipped)
+            print(f"# shipped: {fmt_values(ev.shipped)}  objective {100 * objective(groups, names):.3f}%")
+            print(f"# fitted:  {fmt_values(values)}  objective {100 * objective(ev.cases(values), names):.3f}%")
+        else:
+            print(f"# leave-one-group-out; shipped constants: {fmt_values(ev.shipped)}")
+            print(sep.join(["left-out group".ljust(46), "in-sample MAE", "out MAE", "out max", "constants fitted without it"]))
+            for g in names:
+                rest = [h for h in names if h != g]
+                values = fit(ev, rest, ev.shipped)
+                mae, mx = group_stats(ev.cases(values)[g])
+                mae0, _ = group_stats(groups[g])
+                print(sep.join([g.ljust(46), f"{100 * mae0:6.2f}%", f"{100 * mae:6.2f}%", f"{100 * mx:6.2f}%",
+                                fmt_values(values)]), flush=True)
+    finally:
+        ev.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

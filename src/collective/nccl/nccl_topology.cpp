@@ -1,0 +1,164 @@
+#include "collective/nccl/nccl_topology.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtcalc {
+namespace {
+
+constexpr int kMaxSearchChannels = 32;  // MAXCHANNELS / 2
+constexpr int kMaxChannels = 64;        // MAXCHANNELS
+constexpr int kP2pPerBatch = 8;         // NCCL_MAX_DEV_WORK_P2P_PER_BATCH
+constexpr double kEps = 1e-9;
+
+int fit(double capacity, double speed) { return static_cast<int>(std::floor(capacity / speed + kEps)); }
+
+int pow2_up(int x) {
+    int p = 1;
+    while (p < x) p *= 2;
+    return p;
+}
+
+// ncclTopoCompute for a ring: pass 1, ncclTopoDupChannels, pass 2. `fits`
+// gives the channels one speed allows (0: none).
+template <class Fits>
+NcclGraph search_ring(const std::vector<double>& speeds, double max_bw, double total_bw, int sm, Fits fits) {
+    std::size_t i = 0;
+    while (i + 1 < speeds.size() && (speeds[i] > max_bw + kEps || speeds[i] > total_bw + kEps)) ++i;
+    int best_c = 0;
+    double best_s = 0;
+    for (;;) {
+        const int c = std::min(kMaxSearchChannels, fits(speeds[i]));
+        if (c > 0 && c * speeds[i] > best_c * best_s + kEps) {
+            best_c = c;
+            best_s = speeds[i];
+        }
+        if (best_c > 0 && (best_c * best_s >= total_bw - kEps || best_c == kMaxSearchChannels)) break;
+        if (i + 1 < speeds.size() && (best_c == 0 || speeds[i + 1] / best_s > 0.49)) {
+            ++i;
+            continue;
+        }
+        break;
+    }
+    if (best_c == 0) return {1, 0.1, 0.1};  // NCCL's fallback: one channel in PCI order
+    if (best_s >= 25.0 && !(sm > 80 && best_s < 50.0 && best_c > 4)) {
+        const int dup = std::min(best_c * 2, kMaxSearchChannels);
+        best_s /= static_cast<double>((dup + best_c - 1) / best_c);
+        best_c = dup;
+    }
+    int pass2_c = best_c;
+    double pass2_s = best_s;
+    for (double s : speeds) {
+        if (s <= best_s + kEps) break;
+        const int c = std::min(kMaxSearchChannels, fits(s));
+        if (c >= best_c && c * s > pass2_c * pass2_s + kEps) {
+            pass2_c = c;
+            pass2_s = s;
+        }
+    }
+    return {pass2_c, pass2_s, pass2_s};
+}
+
+}  // namespace
+
+const std::vector<double>& nccl_speed_steps(int sm, bool inter) {
+    static const std::vector<double> intra_default{40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0,
+                                                   9.0,  7.0,  6.0,  5.0,  4.0,  3.0};
+    static const std::vector<double> inter_default{48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                                   7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+    static const std::vector<double> intra_sm90{60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+    static const std::vector<double> inter_sm90{48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                                15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+    static const std::vector<double> intra_sm100{90.0, 80.0, 70.0, 60.0, 50.0, 45.0,
+                                                 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
+    static const std::vector<double> inter_sm100{96.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0,
+                                                 17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+    if (sm >= 100) return inter ? inter_sm100 : intra_sm100;
+    if (sm >= 90) return inter ? inter_sm90 : intra_sm90;
+    return inter ? inter_default : intra_default;
+}
+
+NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
+                           double nic_gbps) {
+    const NcclHardware& hw = params.hardware;
+    const int g = static_cast<int>(std::max<std::int64_t>(1, gpus_per_node));
+    const bool multi_node = nodes > 1;
+    NcclTopology t;
+    t.path_gbps = hw.nvlinks_per_gpu > 0 ? hw.nvlinks_per_gpu * hw.nvlink_link_gbps : hw.pcie_gbps();
+    const double path = t.path_gbps;
+
+    // The one-node ring graph (what NVLink moves, whatever the node count).
+    t.intra = search_ring(nccl_speed_steps(hw.sm, false), path, path, hw.sm,
+                          [&](double s) { return fit(path, s); });
+
+    if (!multi_node) {
+        t.ring = t.intra;
+    } else {
+        const int gpus_per_nic = std::max(1, hw.gpus_per_nic);
+        t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic);
+        t.nic_gbps = nic_gbps;
+        const double gpu_to_nic = std::min(nic_gbps, hw.pcie_gbps());
+        t.ring = search_ring(nccl_speed_steps(hw.sm, true), gpu_to_nic, std::max(path, hw.pcie_gbps()), hw.sm,
+                             [&](double s) {
+                                 int c = t.nics * fit(gpu_to_nic, s);
+                                 // A channel crosses G-1 NVLinks inside the node (it enters
+                                 // at one GPU and leaves at another), so each GPU's NVLink
+                                 // carries (G-1)/G of the channels.
+                                 if (g > 1) c = std::min(c, fit(path * g / (g - 1), s));
+                                 return c;
+                             });
+    }
+    // ncclTopoPostset: every search channel runs as two; sm90 doubles again
+    // across nodes when the ring's per-channel speed is above 45 GB/s.
+    t.channels = std::min(kMaxChannels, 2 * t.ring.channels);
+    if (hw.sm >= 90 && multi_node && t.ring.bw_intra > 45.0 && t.channels < 16)
+        t.channels = std::min(kMaxChannels, 2 * t.channels);
+
+    if (params.nvls && hw.nvswitch && hw.sm >= 90 && g >= 2) {
+        const int heads = multi_node ? t.nics : std::min(g, 32);
+        const std::vector<double>& steps = nccl_speed_steps(hw.sm, multi_node);
+        const double cap = multi_node ? std::min(nic_gbps, hw.pcie_gbps()) : path;
+        double intra = 0;
+        for (double s : steps)
+            if (s <= cap + kEps && (g + 1) * s <= path + kEps) {
+                intra = s;
+                break;
+            }
+        double inter = intra;
+        if (multi_node)
+            for (double s : steps)
+                if (s <= cap + kEps && s < 2 * intra) {
+                    inter = std::max(inter, s);
+                    break;
+                }
+        if (intra > 0) {
+            t.nvls = {heads, intra, inter};
+            t.nvls_channels = params.nvls_channels;
+        }
+    }
+
+    // Point-to-point channels.
+    t.p2p_channels = std::min(kMaxChannels, pow2_up(std::max(1, t.channels)));
+    int per_peer = kMaxChannels;
+    if (g > 1)
+        per_peer = hw.nvlinks_per_gpu > 0 && hw.nvlink_link_gbps > 0
+                       ? 2 * std::max(1, static_cast<int>(path / hw.nvlink_link_gbps + kEps))
+                       : 2;
+    if (multi_node) {
+        const int net = std::max(1, static_cast<int>(std::ceil(static_cast<int>(nic_gbps) /
+                                                               params.p2p_per_channel_net_bandwidth - kEps)));
+        per_peer = std::min(per_peer, std::max(1, net));
+    }
+    per_peer = pow2_up(per_peer);
+    const std::int64_t ranks = static_cast<std::int64_t>(g) * std::max<std::int64_t>(1, nodes);
+    if (multi_node) {
+        const std::int64_t rounds = (ranks + kP2pPerBatch - 1) / kP2pPerBatch;
+        while (per_peer * rounds > t.p2p_channels && per_peer > 1) per_peer /= 2;
+    } else {
+        per_peer = std::min(per_peer, t.p2p_channels);
+    }
+    t.p2p_channels_per_peer = per_peer;
+    return t;
+}
+
+}  // namespace dtcalc

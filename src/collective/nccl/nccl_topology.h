@@ -1,0 +1,66 @@
+#pragma once
+// What NCCL builds for a communicator of G GPUs per node on N nodes, derived
+// from the preset's hardware facts (NcclHardware) by NCCL 2.29's own rules:
+//
+// NICs in use: NCCL's search takes the NICs local to the communicator's GPUs
+//   (PIX paths; rings and trees do not cross to a NIC whose GPUs are not in
+//   the communicator), so nics = min(NICs per node, ceil(G / GPUs per NIC)).
+//
+// Graph search (src/graph/search.cc, ncclTopoCompute), per channel speed s
+// taken from NCCL's steps (sm90SpeedArrayIntra/Inter for Hopper, the default
+// arrays for Ampere and older, sm100 for Blackwell):
+//   one node:    channels(s) = floor(P / s)            P = NVLink path (links x per-link figure)
+//   many nodes:  channels(s) = min(nics x floor(min(NIC, PCIe) / s), floor(P G / ((G-1) s)) when G > 1)
+//                (a channel enters through one NIC, crosses G-1 NVLinks and
+//                leaves through another NIC: each GPU carries (G-1)/G of the channels)
+//   pass 1: start at the first step <= the GPU's path bandwidth, keep the best
+//           channels x s, stop at P or when the next step is < 0.49 x the best s;
+//   ncclTopoDupChannels: double the channels (halving s) unless s < 25, or
+//           s < 50 with more than 4 channels on sm > 80;
+//   pass 2: raise s while as many channels still fit.
+// Channels the kernels run (ncclTopoPostset, connect.cc): 2 x the search's;
+//   on sm90 across nodes, 2 x again when the ring's s > 45 and fewer than 16
+//   ("4 compute channels per search channel to reach peak BW on <8 PPN").
+// Trees take the ring's channel count and speed.
+// NVLS (NVSwitch with multicast, sm90+, G >= 2): one head per GPU on one node
+//   and one per NIC in use across nodes; each GPU carries its heads' traffic
+//   plus one more, so s = the largest step with (G + 1) s <= P; across nodes
+//   the inter-node speed is raised to the largest step <= min(NIC, PCIe).
+// Point-to-point (paths.cc ncclTopoComputeP2pChannels): p2p channels =
+//   pow2Up(channels); per peer = pow2Up(min over peers): NVLink peers
+//   2 x (P / per-link figure), network peers max(1, ceil(NIC / P2P_PER_CHANNEL_NET_BW));
+//   across nodes halved while per-peer x ceil(ranks / 8) > p2p channels.
+#include <cstdint>
+#include <vector>
+
+#include "collective/nccl/nccl_parameters.h"
+
+namespace dtcalc {
+
+struct NcclGraph {
+    int channels = 0;     ///< channels the search found (graph->nChannels)
+    double bw_intra = 0;  ///< GB/s per channel inside the node
+    double bw_inter = 0;  ///< GB/s per channel through a NIC
+};
+
+struct NcclTopology {
+    int nics = 0;                   ///< NICs in use per node (0 on one node)
+    double nic_gbps = 0;            ///< one NIC's line rate per direction
+    double path_gbps = 0;           ///< a GPU's NVLink path (or PCIe without NVLink)
+    NcclGraph intra;                ///< one-node ring graph: the NVLink data rate
+    NcclGraph ring;                 ///< this communicator's ring graph (trees: the same)
+    int channels = 0;               ///< ring/tree channels the kernels run (after postset)
+    NcclGraph nvls;                 ///< NVLS graph: channels = heads; 0 without NVLS
+    int nvls_channels = 0;          ///< NVLS channels the kernels run
+    int p2p_channels = 0;           ///< comm->p2pnChannels
+    int p2p_channels_per_peer = 0;  ///< comm->p2pnChannelsPerPeer
+};
+
+/// NCCL's speed steps for a compute capability (x10), inter-node or not.
+const std::vector<double>& nccl_speed_steps(int sm, bool inter);
+
+/// `nic_gbps`: the NIC line rate (the [network] outer dimension); ignored on one node.
+NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
+                           double nic_gbps);
+
+}  // namespace dtcalc
