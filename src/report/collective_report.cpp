@@ -98,6 +98,10 @@ void write_collective_json(std::ostream& out, const std::vector<CollectiveRow>& 
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes, us(row.result.time_ns),
                    number(row.result.time_ns), number(row.algbw_gbps()), number(row.busbw_gbps()));
         if (!row.result.algorithm.empty()) fmt::print(out, "\"algorithm\": \"{}\", ", row.result.algorithm);
+        // Only where ranks finish apart (doubleBinaryTree; halvingDoubling on a congestion-aware Ring).
+        if (row.result.ranks_min_ns != row.result.ranks_max_ns)
+            fmt::print(out, "\"ranks_min_us\": {}, \"ranks_max_us\": {}, ", us(row.result.ranks_min_ns),
+                       us(row.result.ranks_max_ns));
         out << "\"phases\": [";
         for (std::size_t j = 0; j < row.result.phases.size(); ++j) {
             const PhaseBreakdown& p = row.result.phases[j];
