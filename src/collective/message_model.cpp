@@ -716,11 +716,12 @@ double message_model_work(const MessageModelInput& in) {
             break;
         case AlgorithmKind::DoubleBinaryTree:
             messages = 3;  // up once, down at most twice
-            if (in.topology == Topology::Ring) hops = p / 4 + 1;
+            // In-order trees: half the edges span 1 position, a quarter 2, ...: about log2 p hops a rank.
+            if (in.topology == Topology::Ring) hops = std::max(levels, 1.0);
             break;
     }
     const double ranks = message_model_is_representative(in) ? 1 : p;
-    return ranks * in.chunks * messages * hops;
+    return ranks * in.chunks * (messages * hops + 1);  // + 1: each rank's chunk is set up
 }
 
 bool message_model_supports(const MessageModelInput& in) {
@@ -731,7 +732,8 @@ bool message_model_supports(const MessageModelInput& in) {
     if ((in.algorithm == AlgorithmKind::HalvingDoubling || in.algorithm == AlgorithmKind::DoubleBinaryTree) &&
         !power_of_two(in.npus))
         return false;
-    return message_model_work(in) <= kMessageModelMaxWork;
+    const bool recurrence = in.algorithm == AlgorithmKind::Ring && in.congestion_aware && !in.all_ranks && !in.event_pass;
+    return message_model_work(in) <= (recurrence ? kMessageModelMaxRecurrence : kMessageModelMaxWork);
 }
 
 bool message_model_is_representative(const MessageModelInput& in) {
@@ -797,16 +799,25 @@ MessageModelResult ring_recurrence(const MessageModelInput& in) {
         c = {at + ed, at, order++, 0, true};
         ++launched;
     };
-    for (Chain& c : chains) launch(c, 0);
-    while (true) {
-        Chain* next = nullptr;
-        for (Chain& c : chains) {
-            if (!c.live) continue;
-            if (!next || c.send < next->send || (c.send == next->send && (c.registered < next->registered ||
-                                                                          (c.registered == next->registered && c.order < next->order))))
-                next = &c;
-        }
-        if (!next) break;
+    // The chains in flight, earliest send first (a heap: up to 1,024 chunks in flight).
+    auto later = [&](int a, int b) {
+        const Chain& x = chains[static_cast<std::size_t>(a)];
+        const Chain& y = chains[static_cast<std::size_t>(b)];
+        if (x.send != y.send) return x.send > y.send;
+        if (x.registered != y.registered) return x.registered > y.registered;
+        return x.order > y.order;
+    };
+    std::vector<int> heap;
+    for (std::size_t i = 0; i < chains.size(); ++i) {
+        launch(chains[i], 0);
+        heap.push_back(static_cast<int>(i));
+    }
+    std::make_heap(heap.begin(), heap.end(), later);
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const int index = heap.back();
+        heap.pop_back();
+        Chain* next = &chains[static_cast<std::size_t>(index)];
         double t = next->send;
         for (int l = 0; l < links; ++l) {
             const double start = std::max(t, free_at[l]);
@@ -819,12 +830,15 @@ MessageModelResult ring_recurrence(const MessageModelInput& in) {
             next->send = t + ed + r;
             next->registered = r > 0 ? t + ed : t;
             next->order = order++;
-            continue;
+        } else {
+            const double exit = t + ed + r;
+            finish = std::max(finish, exit);
+            next->live = false;
+            if (launched >= in.chunks) continue;
+            launch(*next, exit);
         }
-        const double exit = t + ed + r;
-        finish = std::max(finish, exit);
-        next->live = false;
-        if (launched < in.chunks) launch(*next, exit);
+        heap.push_back(index);
+        std::push_heap(heap.begin(), heap.end(), later);
     }
     MessageModelResult out;
     out.sys0_ns = out.min_ns = out.max_ns = finish;

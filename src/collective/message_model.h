@@ -97,17 +97,19 @@ struct MessageModelResult {
 /// sends per chunk x mean hops per send (an estimate, within a small factor).
 double message_model_work(const MessageModelInput& input);
 
-/// The most message-hops one query may take (about a quarter of a second);
-/// larger cases (a million-NPU ring, ring all-to-all on thousands of NPUs,
-/// halvingDoubling or a tree over every rank of a large Ring) keep the closed
-/// forms, which are exact on the congestion-unaware backend and approximate
-/// on the congestion-aware one once chunks share links.
-inline constexpr double kMessageModelMaxWork = 2e5;
+/// The most message-hops one query may take: 10^6 in an event pass (about
+/// 0.1 us each, so 0.1 s), 2 x 10^7 messages in the ring recurrence (about
+/// 15 ns each). Larger cases (a million-NPU ring; direct or halvingDoubling
+/// over 1,024 NPUs of a Ring; a tree over a million NPUs) keep the per-phase
+/// closed forms, which are exact on the congestion-unaware backend and
+/// approximate on the congestion-aware one once chunks share links.
+inline constexpr double kMessageModelMaxWork = 1e6;
+inline constexpr double kMessageModelMaxRecurrence = 2e7;
 
 /// Whether this file models the case: one dimension of Ring, Switch or
 /// FullyConnected with 2 or more NPUs, an algorithm that has the collective,
-/// halvingDoubling and doubleBinaryTree on a power of two, and at most
-/// kMessageModelMaxWork message-hops.
+/// halvingDoubling and doubleBinaryTree on a power of two, and within the
+/// bounds above.
 bool message_model_supports(const MessageModelInput& input);
 
 /// Whether the case runs on one representative rank (see above).
