@@ -74,7 +74,8 @@ void BM_AllReduce1D_Unaware_ClosedForm(benchmark::State& state) {
 BENCHMARK(BM_AllReduce1D_Unaware_ClosedForm);
 
 // Message-model cases (collective/message_model.h) at 16 NPUs x 16 chunks, 2 in flight:
-// one representative rank (aware ring, aware direct) and every rank (doubleBinaryTree).
+// the recurrence (aware ring; direct on a FullyConnected), one rank's event pass
+// (direct on a Switch) and every rank's (halvingDoubling on a Ring, doubleBinaryTree).
 void message_model_case(benchmark::State& state, Topology topology, int npus, AlgorithmKind algorithm,
                         CollectiveKind kind, NetworkBackend backend) {
     Network network;
@@ -95,6 +96,11 @@ void BM_Aware_Direct_16x16(benchmark::State& state) {
                        NetworkBackend::AstraAware);
 }
 BENCHMARK(BM_Aware_Direct_16x16);
+void BM_Aware_Direct_FullyConnected_16x16(benchmark::State& state) {
+    message_model_case(state, Topology::FullyConnected, 16, AlgorithmKind::Direct, CollectiveKind::AllReduce,
+                       NetworkBackend::AstraAware);
+}
+BENCHMARK(BM_Aware_Direct_FullyConnected_16x16);
 void BM_Aware_HalvingDoubling_Ring_16x16(benchmark::State& state) {
     message_model_case(state, Topology::Ring, 16, AlgorithmKind::HalvingDoubling, CollectiveKind::AllReduce,
                        NetworkBackend::AstraAware);

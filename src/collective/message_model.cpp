@@ -695,6 +695,18 @@ private:
 
 }  // namespace
 
+namespace {
+
+// The congestion-aware ring anywhere, and direct on a FullyConnected: one
+// chain of single-link steps per chunk (see chain_recurrence).
+bool uses_recurrence(const MessageModelInput& in) {
+    if (!in.congestion_aware || in.all_ranks || in.event_pass) return false;
+    return in.algorithm == AlgorithmKind::Ring ||
+           (in.algorithm == AlgorithmKind::Direct && in.topology == Topology::FullyConnected);
+}
+
+}  // namespace
+
 double message_model_work(const MessageModelInput& in) {
     const double p = in.npus;
     double messages = 0;  // one rank's sends per chunk
@@ -732,8 +744,7 @@ bool message_model_supports(const MessageModelInput& in) {
     if ((in.algorithm == AlgorithmKind::HalvingDoubling || in.algorithm == AlgorithmKind::DoubleBinaryTree) &&
         !power_of_two(in.npus))
         return false;
-    const bool recurrence = in.algorithm == AlgorithmKind::Ring && in.congestion_aware && !in.all_ranks && !in.event_pass;
-    return message_model_work(in) <= (recurrence ? kMessageModelMaxRecurrence : kMessageModelMaxWork);
+    return message_model_work(in) <= (uses_recurrence(in) ? kMessageModelMaxRecurrence : kMessageModelMaxWork);
 }
 
 bool message_model_is_representative(const MessageModelInput& in) {
@@ -749,8 +760,9 @@ bool message_model_is_representative(const MessageModelInput& in) {
 
 namespace {
 
-// The ring algorithm on the congestion-aware backend, as a recurrence over one
-// representative rank's messages in FIFO order, no event queue. Every rank is
+// The ring algorithm (and direct on a FullyConnected) on the congestion-aware
+// backend, as a recurrence over one representative rank's messages in FIFO
+// order, no event queue. Every rank is
 // the image of its neighbour, so the message rank 0 receives at a step is the
 // image of the one it sent at that step and arrives when its own does. A chunk
 // is a chain: its first send one ED after it starts; each send crosses the
@@ -763,7 +775,7 @@ namespace {
 // across the chunks in flight (ties: the one whose bundle was registered
 // first, then the one computed first, as the event order does), so each link
 // sees its messages in FIFO order and its state is one number.
-MessageModelResult ring_recurrence(const MessageModelInput& in) {
+MessageModelResult chain_recurrence(const MessageModelInput& in) {
     struct Chain {
         double send = 0;        ///< next send
         double registered = 0;  ///< when that send's bundle was registered
@@ -773,9 +785,15 @@ MessageModelResult ring_recurrence(const MessageModelInput& in) {
     };
     const int p = in.npus;
     const CollectiveKind k = in.kind;
-    const long long steps = k == CollectiveKind::AllReduce  ? 2LL * (p - 1)
-                            : k == CollectiveKind::AllToAll ? static_cast<long long>(p) * (p - 1) / 2
-                                                            : p - 1;
+    // direct on a FullyConnected: the p-1 messages of a step leave in one tick
+    // on p-1 private links, each in the state of the others, and arrive
+    // together; the step is one link of the chain (the all-gather of an
+    // all-reduce leaves when all pieces are in: together). 1 or 2 steps.
+    const bool direct = in.algorithm == AlgorithmKind::Direct;
+    const long long steps = direct                          ? (k == CollectiveKind::AllReduce ? 2 : 1)
+                            : k == CollectiveKind::AllReduce ? 2LL * (p - 1)
+                            : k == CollectiveKind::AllToAll  ? static_cast<long long>(p) * (p - 1) / 2
+                                                             : p - 1;
     const std::uint64_t m = k == CollectiveKind::AllGather ? in.chunk_bytes : in.chunk_bytes / static_cast<std::uint64_t>(p);
     const double bytes_per_ns = in.bandwidth_gbps * 1073741824.0 / 1e9;
     const double serial = static_cast<double>(m) / bytes_per_ns;
@@ -787,6 +805,8 @@ MessageModelResult ring_recurrence(const MessageModelInput& in) {
     // receipts): the first of a round is not reduced; reduce-scatter reduces
     // the others, all-reduce those of its first round.
     auto reduces = [&](long long j) {
+        // direct: the first step's pieces are the first round's receipts.
+        if (direct) return j == 1 && (k == CollectiveKind::ReduceScatter || k == CollectiveKind::AllReduce);
         if (j % p == 0) return false;
         return k == CollectiveKind::ReduceScatter || (k == CollectiveKind::AllReduce && (j / p) % 2 == 0);
     };
@@ -850,8 +870,7 @@ MessageModelResult ring_recurrence(const MessageModelInput& in) {
 }  // namespace
 
 MessageModelResult run_message_model(const MessageModelInput& input) {
-    if (input.algorithm == AlgorithmKind::Ring && input.congestion_aware && !input.all_ranks && !input.event_pass)
-        return ring_recurrence(input);
+    if (uses_recurrence(input)) return chain_recurrence(input);
     thread_local Engine engine;
     engine.reset(input);
     return engine.run();

@@ -34,12 +34,14 @@
 //   was scheduled (ASTRA-sim's per-Sys event table).
 //
 // Three ways to run it, the cheapest that is exact for the case:
-// - one rank's recurrence (ring on the aware backend): every rank is the image
-//   of its neighbour, so the message rank 0 receives at a step arrives when its
-//   own send of that step does. A chunk is a chain of sends; sends are taken in
+// - one rank's recurrence (ring on the aware backend; direct on an aware
+//   FullyConnected, whose p-1 messages of a step go on p-1 private links in
+//   one state and arrive together): every rank is the image of its
+//   neighbour, so the message rank 0 receives at a step arrives when its own
+//   send of that step does. A chunk is a chain of sends; sends are taken in
 //   time order across the chunks in flight and each link is one number, the
 //   time it frees: O(chunks x steps x log active), no event list.
-// - one rank's event pass (direct on any of the three topologies;
+// - one rank's event pass (direct on Switch and Ring, and on an unaware Ring;
 //   halvingDoubling on Switch and FullyConnected): every rank is still an
 //   image of rank 0, but a direct chunk sends p-1 messages in one tick and a
 //   direct all-reduce releases its all-gather per completed bundle, so the
