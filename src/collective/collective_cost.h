@@ -13,6 +13,12 @@
 //            + a local reduction after each reducing step
 //   total    = chunks through the phases, at most active-chunks-per-dimension
 //              per dimension at once                   (chunk_pipeline.h)
+//
+// On one dimension of Ring, Switch or FullyConnected, the ASTRA-sim backends'
+// cases these forms do not get exactly (every congestion-aware collective;
+// doubleBinaryTree and direct all-reduce on a Ring on either backend) are
+// priced message by message instead (message_model.h), within its bounds;
+// CollectiveResult::method says which.
 #include <cstdint>
 #include <string>
 #include <string_view>
