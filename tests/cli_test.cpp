@@ -69,6 +69,24 @@ TEST_CASE("collective --backend nccl shows NICs in use, channels, algorithm and 
     }
 }
 
+TEST_CASE("collective JSON gives the earliest and latest rank where ranks finish apart") {
+    const std::string configs = std::string(DTCALC_VALIDATION_DIR) + "/astrasim/configs/";
+    const std::string files = " --network " + configs + "net_Switch_8_09d07a3c.yml --system " + configs;
+    // reference_runs_2.csv R0832: sys[0] 39,522 cycles, ranks 39,522 .. 43,244.
+    const Run tree = run_dtcalc("collective all-reduce --size 1MiB --backend astra-aware --format json" + files +
+                                "sys_doubleBinaryTree_s4_a2_e10_localBWAware_04b9c67c.json");
+    REQUIRE(tree.exit_code == 0);
+    const auto t = nlohmann::json::parse(tree.out)[0];
+    CHECK(t["time_ns"] == 39522);
+    CHECK(t["ranks_min_us"].get<double>() == doctest::Approx(39.522));
+    CHECK(t["ranks_max_us"].get<double>() == doctest::Approx(43.244));
+    // A ring: every rank finishes together, no such keys.
+    const Run ring = run_dtcalc("collective all-reduce --size 1MiB --backend astra-aware --format json" + files +
+                                "sys_ring_s4_a2_e10_localBWAware_1e59c592.json");
+    REQUIRE(ring.exit_code == 0);
+    CHECK_FALSE(nlohmann::json::parse(ring.out)[0].contains("ranks_min_us"));
+}
+
 TEST_CASE("bad input exits 2 with one clear line") {
     SUBCASE("unknown collective") {
         const Run r = run_dtcalc("collective all-sum --size 1MiB " + kPreset);

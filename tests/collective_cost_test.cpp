@@ -252,9 +252,16 @@ TEST_CASE("halvingDoubling, direct and doubleBinaryTree on a Switch of 4, unawar
         CHECK(time_of(net, make_system({kDirect}), Unaware, CollectiveKind::AllReduce, 16384) == 450);
     }
     SUBCASE("doubleBinaryTree all-reduce of 16384") {
-        // 2 floor(log2 4) = 4 steps of the whole 16384: floor(200 + 16) = 216 each = 864;
-        // endpoint 5 * 10 = 50; 4 reductions of 3 * 16 = 48 = 192. 1106.
-        CHECK(time_of(net, make_system({kDoubleBinaryTree}), Unaware, CollectiveKind::AllReduce, 16384) == 1106);
+        // The whole 16384 on each tree edge: T = floor(200 + 16) = 216, r = 3 * 16 = 48.
+        // RootMax tree: top 3 over node 1 over leaves 0 and 2. Rank 0 (a leaf) sends at
+        // ED; node 1 reduces both children (ED + r) and sends up; node 3 reduces and sends
+        // down (exits at 3 ED + 2 T + 2 r = 558); node 1 reduces and sends to the leaves;
+        // the leaf exits one ED after: 5 ED + 4 T + 3 r = 50 + 864 + 144 = 1058.
+        const CollectiveResult r = collective_time(net, make_system({kDoubleBinaryTree}), Unaware,
+                                                   CollectiveQuery{CollectiveKind::AllReduce, 16384, whole_network_group(net)});
+        CHECK(r.time_ns == 1058);
+        CHECK(r.ranks_min_ns == 558);
+        CHECK(r.ranks_max_ns == 1058);
     }
 }
 

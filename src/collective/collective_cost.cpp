@@ -1,6 +1,7 @@
 #include "collective/collective_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <optional>
 #include <span>
@@ -9,6 +10,7 @@
 #include "collective/chunk_pipeline.h"
 #include "collective/grid_collective.h"
 #include "collective/link_cost.h"
+#include "collective/message_model.h"
 #include "collective/nccl/nccl_model.h"
 #include "collective/phase_plan.h"
 #include "core/error.h"
@@ -99,10 +101,55 @@ CollectiveResult send_recv_time(const Network& network, const SystemConfig& syst
     phase.endpoint_ns = system.endpoint_delay_ns;
     phase.time_ns = cost.total_ns + system.endpoint_delay_ns;
     result.time_ns = phase.time_ns;
+    result.method = "closed form";
     result.chunks = 1;
     result.chunk_bytes = query.bytes;
     result.phases.push_back(phase);
     return result;
+}
+
+// Which cases the message model prices (message_model.h), and with what.
+// The closed forms are exact for the congestion-unaware backend except where a
+// rank's sends depend on when its receipts come in: doubleBinaryTree (roles,
+// trees alternating per chunk) and direct all-reduce on a Ring (the all-gather
+// sends are released one per completed bundle once every piece has arrived,
+// and the pieces arrive from 1 to p/2 hops away). The congestion-aware backend
+// has no closed form once chunks share links (they do at every step when the
+// link never idles), so every one-dimensional case goes there.
+std::optional<MessageModelInput> message_model_case(const Network& network, const SystemConfig& system,
+                                                    NetworkBackend backend, const CollectiveQuery& query,
+                                                    std::uint64_t chunk) {
+    if (backend != NetworkBackend::AstraAware && backend != NetworkBackend::AstraUnaware) return std::nullopt;
+    const std::vector<int> dims = query.group.spanned_dimensions();
+    if (dims.size() != 1) return std::nullopt;
+    const int d = dims.front();
+    const Dimension& dim = network.dimensions[static_cast<std::size_t>(d)];
+    const int members = query.group.members[static_cast<std::size_t>(d)];
+    // A part of a Ring dimension is a line with wrap-around the long way: not modelled here.
+    if (dim.topology == Topology::Ring && members != dim.npus) return std::nullopt;
+    const std::vector<AlgorithmChoice>& algorithms = system.algorithms_for(query.kind);
+    const AlgorithmChoice choice = algorithms.front().flat ? algorithms.front() : algorithms[static_cast<std::size_t>(d)];
+    MessageModelInput in;
+    in.topology = dim.topology;
+    in.npus = members;
+    in.bandwidth_gbps = dim.bandwidth_gbps;
+    in.latency_ns = dim.latency_ns;
+    in.congestion_aware = backend == NetworkBackend::AstraAware;
+    in.kind = query.kind;
+    in.algorithm = choice.kind;
+    in.chunk_bytes = chunk;
+    in.chunks = system.preferred_dataset_splits;
+    in.active = system.active_chunks_per_dimension;
+    in.endpoint_delay_ns = system.endpoint_delay_ns;
+    in.local_mem_bw_gbps = system.local_mem_bw_gbps;
+    if (!message_model_supports(in)) return std::nullopt;
+    if (!in.congestion_aware) {
+        const bool tree = in.algorithm == AlgorithmKind::DoubleBinaryTree;
+        const bool ring_direct_all_reduce = in.algorithm == AlgorithmKind::Direct && in.topology == Topology::Ring &&
+                                            in.kind == CollectiveKind::AllReduce;
+        if (!tree && !ring_direct_all_reduce) return std::nullopt;
+    }
+    return in;
 }
 
 }  // namespace
@@ -110,8 +157,13 @@ CollectiveResult send_recv_time(const Network& network, const SystemConfig& syst
 CollectiveResult collective_time(const Network& network, const SystemConfig& system, NetworkBackend backend,
                                  const CollectiveQuery& query) {
     if (query.bytes > kMaxMessageBytes) throw InputError({"", 0, 0, "size"}, byte_size_out_of_range(query.bytes));
-    if (backend == NetworkBackend::Nccl) return nccl_collective_time(network, system, query);
-    if (query.kind == CollectiveKind::SendRecv) return send_recv_time(network, system, backend, query);
+    auto same_for_all_ranks = [](CollectiveResult r) {
+        r.ranks_min_ns = r.time_ns;
+        r.ranks_max_ns = r.time_ns;
+        return r;
+    };
+    if (backend == NetworkBackend::Nccl) return same_for_all_ranks(nccl_collective_time(network, system, query));
+    if (query.kind == CollectiveKind::SendRecv) return same_for_all_ranks(send_recv_time(network, system, backend, query));
 
     CollectiveResult result;
     const std::uint64_t p = static_cast<std::uint64_t>(query.group.size());
@@ -149,6 +201,22 @@ CollectiveResult collective_time(const Network& network, const SystemConfig& sys
     }
     result.time_ns = run_chunk_pipeline(pipeline, result.chunks, system.active_chunks_per_dimension, wait_span);
     for (std::size_t i = 0; i < result.phases.size(); ++i) result.phases[i].wait_ns = wait_span[i];
+    result.method = "closed form";
+    if (const std::optional<MessageModelInput> in = message_model_case(network, system, backend, query, chunk)) {
+        const MessageModelResult m = run_message_model(*in);
+        // The phase table keeps each chunk's own cost and the pipeline's slot
+        // wait; what the messages add (chunks sharing links) is spread over the chunks.
+        if (result.phases.size() == 1)
+            result.phases.front().wait_ns =
+                std::max(0.0, result.phases.front().wait_ns + (m.sys0_ns - result.time_ns) / result.chunks);
+        result.time_ns = m.sys0_ns;
+        result.ranks_min_ns = m.min_ns;
+        result.ranks_max_ns = m.max_ns;
+        result.method = m.method;
+        return result;
+    }
+    result.ranks_min_ns = result.time_ns;
+    result.ranks_max_ns = result.time_ns;
     return result;
 }
 

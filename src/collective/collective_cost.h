@@ -13,6 +13,12 @@
 //            + a local reduction after each reducing step
 //   total    = chunks through the phases, at most active-chunks-per-dimension
 //              per dimension at once                   (chunk_pipeline.h)
+//
+// On one dimension of Ring, Switch or FullyConnected, the ASTRA-sim backends'
+// cases these forms do not get exactly (every congestion-aware collective;
+// doubleBinaryTree and direct all-reduce on a Ring on either backend) are
+// priced message by message instead (message_model.h), within its bounds;
+// CollectiveResult::method says which.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -47,11 +53,20 @@ struct PhaseBreakdown {
     double endpoint_ns = 0;   ///< endpoint delays
     double reduction_ns = 0;  ///< local reductions
     double time_ns = 0;       ///< the phase alone, after rounding
-    double wait_ns = 0;       ///< mean wait per chunk for a slot (chunk batching, pipelining)
+    double wait_ns = 0;       ///< mean wait per chunk for a slot (chunk batching, pipelining) or a busy link
 };
 
 struct CollectiveResult {
-    double time_ns = 0;
+    double time_ns = 0;  ///< ASTRA-sim backends: when rank 0 finishes (its `sys[0] finished`)
+    /// The earliest and latest rank's finish; both equal time_ns where every
+    /// rank finishes together (all but doubleBinaryTree and halvingDoubling on
+    /// a congestion-aware Ring).
+    double ranks_min_ns = 0;
+    double ranks_max_ns = 0;
+    /// How the time was found: "closed form" (per-phase formulas and the chunk
+    /// pipeline), or message_model.h's "one rank's recurrence", "one rank's
+    /// event pass" or "every rank's event pass"; empty for the nccl backend.
+    std::string_view method;
     int chunks = 0;
     std::uint64_t chunk_bytes = 0;
     std::vector<PhaseBreakdown> phases;

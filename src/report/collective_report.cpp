@@ -110,6 +110,10 @@ void write_collective_json(std::ostream& out, const std::vector<CollectiveRow>& 
         if (!row.result.algorithm.empty())
             fmt::print(out, "\"nics\": {}, \"channels\": {}, \"algorithm\": \"{}\", \"protocol\": \"{}\", ",
                        row.result.nics, row.result.channels, row.result.nccl_algorithm, row.result.nccl_protocol);
+        // Only where ranks finish apart (doubleBinaryTree; halvingDoubling on a congestion-aware Ring).
+        if (row.result.ranks_min_ns != row.result.ranks_max_ns)
+            fmt::print(out, "\"ranks_min_us\": {}, \"ranks_max_us\": {}, ", us(row.result.ranks_min_ns),
+                       us(row.result.ranks_max_ns));
         out << "\"phases\": [";
         for (std::size_t j = 0; j < row.result.phases.size(); ++j) {
             const PhaseBreakdown& p = row.result.phases[j];

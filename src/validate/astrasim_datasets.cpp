@@ -1,5 +1,6 @@
 #include "validate/astrasim_datasets.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -107,6 +108,13 @@ DatasetResult run_astrasim_reference_dataset(const DatasetSpec& spec, const Vali
     const std::size_t c_endpoint = table.column("endpoint_delay");
     const std::size_t c_opt = table.column("collective_opt");
     const std::size_t c_cycles = table.column("sim_cycles");
+    // reference_runs_2.csv: the earliest and latest rank's finish (optional columns).
+    auto has_column = [&](const std::string& name) {
+        return std::find(table.header.begin(), table.header.end(), name) != table.header.end();
+    };
+    const bool has_ranks = has_column("ranks_min") && has_column("ranks_max");
+    const std::size_t c_ranks_min = has_ranks ? table.column("ranks_min") : 0;
+    const std::size_t c_ranks_max = has_ranks ? table.column("ranks_max") : 0;
 
     DatasetResult out;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -188,13 +196,32 @@ DatasetResult run_astrasim_reference_dataset(const DatasetSpec& spec, const Vali
 
         ValidationCase c;
         c.dataset = spec.name;
-        c.group = std::string(network_backend_name(backend));
+        c.group = std::string(network_backend_name(backend)) + "/" + row[c_topology] + "/" + row[c_impl];
         c.label = row[c_npus] + " " + row[c_coll] + " " + format_byte_size(comm_size);
         c.source = table.path + ":" + std::to_string(table.lines[r]);
         c.x = static_cast<double>(bytes);
         c.measured = cycles / 1000.0;
         c.predicted = result.time_ns / 1000.0;
-        c.model = row[c_topology] + " " + row[c_impl];
+        c.model = row[c_topology] + " " + row[c_impl] + " (" + std::string(result.method) + ")";
+        // Where ranks finish apart, the earliest and the latest are cases too.
+        if (has_ranks) {
+            const double first = table.number(r, c_ranks_min), last = table.number(r, c_ranks_max);
+            if (!(first > 0) || first > cycles) bad(c_ranks_min, "must be > 0 and <= sim_cycles");
+            if (!(last >= cycles)) bad(c_ranks_max, "must be >= sim_cycles");
+            if (first != cycles || last != cycles) {
+                ValidationCase earliest = c, latest = c;
+                earliest.label += " ranks_min";
+                earliest.measured = first / 1000.0;
+                earliest.predicted = result.ranks_min_ns / 1000.0;
+                latest.label += " ranks_max";
+                latest.measured = last / 1000.0;
+                latest.predicted = result.ranks_max_ns / 1000.0;
+                out.cases.push_back(std::move(c));
+                out.cases.push_back(std::move(earliest));
+                out.cases.push_back(std::move(latest));
+                continue;
+            }
+        }
         out.cases.push_back(std::move(c));
     }
     return out;
