@@ -152,6 +152,44 @@ class SweepTest(unittest.TestCase):
         self.assertIn("tp (2) must divide heads (25); tp (2) and kv_heads (25) must divide one another", reasons)
         self.assertTrue(any(r["reason"] is None and r["feasible"] for r in rows))
 
+    def test_random_plan_options_answer_or_raise_and_agree(self):
+        # Random combinations of the plan options (a fixed seed): predict answers
+        # or raises ValueError, never anything else, and a one-point sweep of the
+        # same keywords gives the same iteration time, or an infeasible row with
+        # the reason predict raised.
+        import random
+        rng = random.Random(1124)
+        palette = dict(tp=[1, 2, 4, 8, 3, 0], pp=[1, 2, 4, 3], cp=[1, 2], ep=[1, 2], vpp=[1, 2], mbs=[1, 2, 4],
+                       gbs=[8, 16, 64, 6], zero=[0, 1, 3], recompute=["none", "selective", "full", "x"],
+                       schedule=["1f1b", "gpipe", "interleaved"], precision=["bf16", "fp8"],
+                       attention=["flash", "unfused"], sequence_parallel=[True, False], tp_comm_overlap=[True, False])
+        answered = refused = 0
+        for _ in range(150):
+            kwargs = dict(model=rng.choice(["llama2-7b", "gpt2", "mixtral-8x7b", "llama3-8b"]),
+                          preset=rng.choice(["hgx-h100", "lab-system1"]))
+            for key, values in palette.items():
+                if rng.random() < 0.4:
+                    kwargs[key] = rng.choice(values)
+            try:
+                got = dtcalc.predict(**kwargs)
+            except ValueError as e:
+                refused += 1
+                message = str(e)
+                if "plan: " in message:
+                    rows = dtcalc.sweep(threads=1, **kwargs)
+                    self.assertEqual(len(rows), 1, kwargs)
+                    self.assertFalse(rows[0]["feasible"], kwargs)
+                    self.assertTrue(rows[0]["reason"], kwargs)
+                continue
+            answered += 1
+            self.assertGreater(got["iteration_time_us"], 0, kwargs)
+            self.assertLessEqual(got["exposed_comm_us"], got["comm_time_us"] + 1e-9, kwargs)
+            rows = dtcalc.sweep(threads=1, **kwargs)
+            self.assertEqual(len(rows), 1, kwargs)
+            self.assertEqual(rows[0]["iteration_time_us"], got["iteration_time_us"], kwargs)
+        self.assertGreater(answered, 20)
+        self.assertGreater(refused, 20)
+
     def test_pandas_takes_the_rows(self):
         try:
             import pandas
