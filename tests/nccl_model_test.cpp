@@ -31,10 +31,11 @@ struct Run {
     int channels = 0;
 };
 
-Run run(const Preset& preset, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1, long long gpus = 8) {
+Run run(const Preset& preset, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1, long long gpus = 8,
+        const NcclForce& force = {}) {
     const Network network = shape_cluster(preset.network, nodes, gpus);
     const CollectiveResult r =
-        collective_time(network, preset.system, preset.backend, {kind, bytes, whole_network_group(network)});
+        collective_time(network, preset.system, preset.backend, {kind, bytes, whole_network_group(network), force});
     return {r.time_ns / 1000.0, std::string(r.algorithm), r.nics, r.channels};
 }
 
@@ -237,11 +238,8 @@ TEST_CASE("predicted times from the derived channels and rates") {
 }
 
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
-    Preset h100 = load_preset("hgx-h100", kDirs);
-    NcclParameters forced = *h100.nccl;
-    forced.forced_algorithm = NcclAlgorithm::Ring;
-    h100.system.nccl = std::make_shared<const NcclParameters>(forced);
-    const Run r = run(h100, CollectiveKind::AllReduce, GiB);
+    const Preset h100 = load_preset("hgx-h100", kDirs);
+    const Run r = run(h100, CollectiveKind::AllReduce, GiB, 1, 8, {NcclAlgorithm::Ring, {}});
     // 8.4 + 14 x 3.4 = 56 us; fill 524288 / (360/24) = 34952.5 ns (step 1 GiB/192,
     // capped at 512 KiB); 1073741824 x 14/8 / 360 = 5219578.3 ns.
     CHECK(r.algorithm == "ring/Simple");
@@ -249,12 +247,9 @@ TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
 }
 
 TEST_CASE("an algorithm NCCL does not have for the collective is an error naming what there is") {
-    Preset h100 = load_preset("hgx-h100", kDirs);
-    NcclParameters forced = *h100.nccl;
-    forced.forced_algorithm = NcclAlgorithm::Tree;
-    h100.system.nccl = std::make_shared<const NcclParameters>(forced);
+    const Preset h100 = load_preset("hgx-h100", kDirs);
     try {
-        run(h100, CollectiveKind::AllGather, MiB);
+        run(h100, CollectiveKind::AllGather, MiB, 1, 8, {NcclAlgorithm::Tree, {}});
         FAIL("expected an InputError");
     } catch (const InputError& e) {
         CHECK(std::string(e.what()) ==

@@ -294,11 +294,9 @@ TEST_CASE("numeric edge: the nccl backend at every forced algorithm and protocol
                 for (CollectiveKind kind : kKinds) {
                     std::int64_t npus = 1;
                     for (const auto& d : shape.dims) npus *= d.second;
-                    NcclParameters params = *nccl_parameters();
-                    params.forced_algorithm = algorithm;
-                    params.forced_protocol = protocol;
+                    const NcclForce force{algorithm, protocol};
                     SystemConfig system = make_system({AlgorithmKind::Ring, false}, shape.dims.size(), 0);
-                    system.nccl = std::make_shared<const NcclParameters>(params);
+                    system.nccl = nccl_parameters();
                     const std::string label = std::string(collective_kind_name(kind)) + " on " + shape.label + ", nccl " +
                                               (algorithm ? std::string(nccl_algorithm_name(*algorithm)) : "any") + "/" +
                                               (protocol ? std::string(nccl_protocol_name(*protocol)) : "any");
@@ -308,7 +306,7 @@ TEST_CASE("numeric edge: the nccl backend at every forced algorithm and protocol
                     // A pair NCCL does not enable for the communicator (nvls across nodes, say) is refused.
                     sweep.scenario(label, npus, true, [&](double bandwidth, double latency, std::uint64_t bytes) {
                         const Network network = make_network(shape, bandwidth, latency);
-                        return collective_time(network, system, NetworkBackend::Nccl, {kind, bytes, whole_network_group(network)});
+                        return collective_time(network, system, NetworkBackend::Nccl, {kind, bytes, whole_network_group(network), force});
                     });
                     not_enabled += sweep.refused - refused_before;
                 }

@@ -18,24 +18,24 @@ void add_system_options(CLI::App& command, SystemOptions& options) {
                        "Network model: astra-unaware | astra-aware | nccl (default: the preset's; astra-unaware for files)");
 }
 
-void force_nccl_choice(ResolvedSystem& system, const std::string& algo, const std::string& proto) {
-    if (algo.empty() && proto.empty()) return;
+NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo, const std::string& proto) {
+    NcclForce force;
+    if (algo.empty() && proto.empty()) return force;
     const char* flag = algo.empty() ? "--proto" : "--algo";
     if (system.backend != NetworkBackend::Nccl || !system.system.nccl)
         throw InputError({flag, 0, 0, ""}, "applies to the nccl backend only (this system uses " +
                                                std::string(network_backend_name(system.backend)) + ")");
-    NcclParameters params = *system.system.nccl;
     if (!algo.empty()) {
         const auto parsed = parse_nccl_algorithm(algo);
         if (!parsed) throw InputError({"--algo", 0, 0, ""}, "expected ring, tree, nvls, nvls-tree or pat, got '" + algo + "'");
-        params.forced_algorithm = *parsed;
+        force.algorithm = *parsed;
     }
     if (!proto.empty()) {
         const auto parsed = parse_nccl_protocol(proto);
         if (!parsed) throw InputError({"--proto", 0, 0, ""}, "expected LL, LL128 or Simple, got '" + proto + "'");
-        params.forced_protocol = *parsed;
+        force.protocol = *parsed;
     }
-    system.system.nccl = std::make_shared<const NcclParameters>(params);
+    return force;
 }
 
 void check_layer_passes(long long passes, std::size_t layers) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collective/backend.h"
+#include "collective/nccl/nccl_parameters.h"
 #include "config/system_source.h"
 #include "core/units.h"
 #include "network/network.h"
@@ -24,10 +25,10 @@ void add_system_options(CLI::App& command, SystemOptions& options);
 
 enum class OutputFormat { Table, Csv, Json };
 
-/// --algo / --proto for the nccl backend (NCCL_ALGO / NCCL_PROTO): a copy of
-/// the system's NCCL parameters restricted to them. No-op when both are empty;
-/// throws InputError naming the flag for a bad name or another backend.
-void force_nccl_choice(ResolvedSystem& system, const std::string& algo, const std::string& proto);
+/// --algo / --proto for the nccl backend (NCCL_ALGO / NCCL_PROTO), for the
+/// queries to carry (nothing forced when both are empty); throws InputError
+/// naming the flag for a bad name or another backend.
+dtcalc::NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo, const std::string& proto);
 
 /// A text workload's training graph holds every layer of every pass: more
 /// than 1,000,000 layer passes is an InputError naming --passes.

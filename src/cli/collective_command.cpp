@@ -51,9 +51,8 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
             throw InputError({"--npus", 0, 0, ""}, "give either --npus or --nodes/--gpus-per-node, not both");
         sys.network = shape_cluster(sys.network, options.nodes, options.gpus_per_node);
     }
-    force_nccl_choice(sys, options.algo, options.proto);
-
     CollectiveQuery query;
+    query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;
     query.group = options.npus ? first_npus_group(sys.network, *options.npus, "--npus")
                                    : whole_network_group(sys.network);

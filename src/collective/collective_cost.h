@@ -26,6 +26,7 @@
 
 #include "collective/backend.h"
 #include "collective/comm_group.h"
+#include "collective/nccl/nccl_parameters.h"
 #include "core/collective_kind.h"
 #include "network/network.h"
 #include "system/system_config.h"
@@ -38,6 +39,9 @@ struct CollectiveQuery {
     /// reduce-scatter input, the all-reduce and all-to-all buffer, the message.
     std::uint64_t bytes = 0;
     CommGroup group;
+    /// The nccl backend: an algorithm or protocol forced like NCCL_ALGO /
+    /// NCCL_PROTO (the ASTRA-sim backends take theirs from the system).
+    NcclForce nccl;
 };
 
 struct PhaseBreakdown {

@@ -49,7 +49,7 @@ DatasetResult run_astrasim_hgx_dataset(const DatasetSpec& spec, const Validation
     const std::size_t c_notes = table.column("notes");
 
     Preset preset = load_preset(spec.preset, context.preset_dirs);
-    force_dataset_nccl_choice(preset.system, spec);
+    const NcclForce force = dataset_nccl_force(preset.system, spec);
 
     DatasetResult out;
     out.reference_name = "ASTRA-sim";
@@ -73,7 +73,7 @@ DatasetResult run_astrasim_hgx_dataset(const DatasetSpec& spec, const Validation
         }
         CollectiveResult result;
         try {
-            result = collective_time(preset.network, preset.system, preset.backend, {CollectiveKind::AllReduce, bytes, members});
+            result = collective_time(preset.network, preset.system, preset.backend, {CollectiveKind::AllReduce, bytes, members, force});
         } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
             throw InputError({table.path, table.lines[r], 0, ""}, e.what());
         }

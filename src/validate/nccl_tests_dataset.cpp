@@ -12,8 +12,8 @@
 
 namespace dtcalc {
 
-void force_dataset_nccl_choice(SystemConfig& system, const DatasetSpec& spec) {
-    if (spec.algorithm.empty() && spec.protocol.empty()) return;
+NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec) {
+    if (spec.algorithm.empty() && spec.protocol.empty()) return {};
     auto at = [&](const InputLocation& where, const char* key) {
         if (where.line > 0) return where;
         InputLocation entry = spec.where;  // a spec built in code: the entry, with the key
@@ -25,18 +25,18 @@ void force_dataset_nccl_choice(SystemConfig& system, const DatasetSpec& spec) {
     if (!system.nccl)
         throw InputError(spec.algorithm.empty() ? protocol_at : algorithm_at,
                          "forcing an algorithm or protocol needs a preset with an [nccl] table");
-    NcclParameters params = *system.nccl;
+    NcclForce force;
     if (!spec.algorithm.empty()) {
         const auto a = parse_nccl_algorithm(spec.algorithm);
         if (!a) throw InputError(algorithm_at, "expected ring, tree, nvls, nvls-tree or pat, got '" + spec.algorithm + "'");
-        params.forced_algorithm = *a;
+        force.algorithm = *a;
     }
     if (!spec.protocol.empty()) {
         const auto p = parse_nccl_protocol(spec.protocol);
         if (!p) throw InputError(protocol_at, "expected LL, LL128 or Simple, got '" + spec.protocol + "'");
-        params.forced_protocol = *p;
+        force.protocol = *p;
     }
-    system.nccl = std::make_shared<const NcclParameters>(params);
+    return force;
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
@@ -49,7 +49,7 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
     const std::size_t c_time = table.column("time_us");
 
     Preset preset = load_preset(spec.preset, context.preset_dirs);
-    force_dataset_nccl_choice(preset.system, spec);
+    const NcclForce force = dataset_nccl_force(preset.system, spec);
 
     DatasetResult out;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -74,7 +74,7 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
         } catch (const InputError& e) {
             throw InputError(row_at, e.detail());
         }
-        const CollectiveQuery query{*kind, bytes, whole_network_group(network)};
+        const CollectiveQuery query{*kind, bytes, whole_network_group(network), force};
         CollectiveResult result;
         try {
             result = collective_time(network, preset.system, preset.backend, query);

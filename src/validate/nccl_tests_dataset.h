@@ -7,15 +7,16 @@
 // nccl-tests places one process per GPU), whole cluster as the communicator.
 // Groups: "<collective>/<gpus>gpu/<nodes>node".
 #include "system/system_config.h"
+#include "collective/nccl/nccl_parameters.h"
 #include "validate/dataset_kind.h"
 
 namespace dtcalc {
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context);
 
-/// A copy of the system's NCCL parameters forced to `algorithm` / `protocol`
-/// (empty: NCCL's choice). Throws InputError naming `where` for a bad name or
-/// a system without NCCL parameters.
-void force_dataset_nccl_choice(SystemConfig& system, const DatasetSpec& spec);
+/// The dataset's `algorithm` / `protocol` (empty: NCCL's choice), for its
+/// queries to carry. Throws InputError at the key for a bad name or a system
+/// without NCCL parameters.
+NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec);
 
 }  // namespace dtcalc

@@ -7,9 +7,9 @@
 namespace dtcalc {
 
 NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                            const NcclParameters& params) {
+                            const NcclParameters& params, const NcclForce& force) {
     NcclPrediction out;
-    out.choice = nccl_select(kind, bytes, shape, rates, params);
+    out.choice = nccl_select(kind, bytes, shape, rates, params, force);
     if (out.choice.algorithm == NcclAlgorithm::P2p) {
         const NcclP2pCost cost = kind == CollectiveKind::AllToAll ? nccl_all_to_all_cost(bytes, shape, rates, params)
                                                                   : nccl_send_recv_cost(bytes, shape, rates, params);
@@ -45,7 +45,7 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     result.chunk_bytes = query.bytes;
     if (shape.ranks <= 1) return result;
     const NcclRates rates = nccl_rates(network, query.group, shape, params);
-    const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params);
+    const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params, query.nccl);
 
     PhaseBreakdown phase;
     phase.dimension = 0;

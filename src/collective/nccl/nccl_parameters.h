@@ -113,10 +113,13 @@ struct NcclParameters {
     NcclPerAlgorithm nvlink_latency_us{};   ///< per intra-node step
     NcclPerAlgorithm network_latency_us{};  ///< per inter-node step
     double ring_plateau_factor = 1;         ///< NCCL's selection-only multi-node ring latency factor
+};
 
-    // --- What NCCL_ALGO / NCCL_PROTO would force (--algo / --proto) ---
-    std::optional<NcclAlgorithm> forced_algorithm;
-    std::optional<NcclProtocol> forced_protocol;
+/// What NCCL_ALGO / NCCL_PROTO would force for one collective (--algo /
+/// --proto): a property of the question asked, not of the system.
+struct NcclForce {
+    std::optional<NcclAlgorithm> algorithm;
+    std::optional<NcclProtocol> protocol;
 };
 
 }  // namespace dtcalc

@@ -107,16 +107,16 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
 }
 
 NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                       const NcclParameters& params) {
+                       const NcclParameters& params, const NcclForce& force) {
     if (!is_group_collective(kind)) return {NcclAlgorithm::P2p, NcclProtocol::Simple};
     NcclChoice best;
     double best_time = -1;
     for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
         const auto algorithm = static_cast<NcclAlgorithm>(a);
-        if (params.forced_algorithm && *params.forced_algorithm != algorithm) continue;
+        if (force.algorithm && *force.algorithm != algorithm) continue;
         for (int p = 0; p < kNcclProtocols; ++p) {
             const auto protocol = static_cast<NcclProtocol>(p);
-            if (params.forced_protocol && *params.forced_protocol != protocol) continue;
+            if (force.protocol && *force.protocol != protocol) continue;
             const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol);
             if (t >= 0 && (best_time < 0 || t < best_time)) {
                 best_time = t;
@@ -136,11 +136,9 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
             }
         }
         std::string forced;
-        if (params.forced_algorithm)
-            forced += "algorithm " + std::string(nccl_algorithm_name(*params.forced_algorithm));
-        if (params.forced_protocol)
-            forced += (forced.empty() ? "protocol " : " and protocol ") +
-                      std::string(nccl_protocol_name(*params.forced_protocol));
+        if (force.algorithm) forced += "algorithm " + std::string(nccl_algorithm_name(*force.algorithm));
+        if (force.protocol)
+            forced += (forced.empty() ? "protocol " : " and protocol ") + std::string(nccl_protocol_name(*force.protocol));
         throw InputError({"", 0, 0, "nccl"}, "no " + (forced.empty() ? std::string("algorithm") : forced) +
                                                  " available for " + std::string(collective_kind_name(kind)) + " on " +
                                                  std::to_string(shape.ranks) + " GPUs in " +

@@ -44,9 +44,9 @@ struct NcclChoice {
 double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                            const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol);
 
-/// The pair NCCL picks, restricted to params.forced_algorithm / forced_protocol
-/// when set. Throws InputError (key "nccl") when the restriction leaves none.
+/// The pair NCCL picks, restricted to what `force` sets. Throws InputError
+/// (key "nccl") when the restriction leaves none.
 NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                       const NcclParameters& params);
+                       const NcclParameters& params, const NcclForce& force = {});
 
 }  // namespace dtcalc
