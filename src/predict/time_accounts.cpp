@@ -4,7 +4,6 @@
 
 #include "core/interval_union.h"
 
-
 namespace dtcalc {
 
 void StageTimeAccountant::clear(bool by_class) {
@@ -31,14 +30,22 @@ TimeAccounts StageTimeAccountant::finish(double wall) {
     if (wall > compute_end_) settle(compute_end_, wall);
     TimeAccounts out;
     out.compute_ns = compute_busy_;
-    // The union of every class: nearly in order already (classes interleave),
-    // so an insertion sort.
+    // The union of every class: nearly in order already (out of order only
+    // where collectives queue), so an insertion sort, which gives way to
+    // std::sort when it has to move too far.
+    std::size_t moves = 0;
+    const std::size_t budget = 8 * all_.size() + 64;
     for (std::size_t i = 1; i < all_.size(); ++i) {
         if (!(all_[i] < all_[i - 1])) continue;
         const std::pair<double, double> moving = all_[i];
         std::size_t j = i;
         for (; j > 0 && moving < all_[j - 1]; --j) all_[j] = all_[j - 1];
         all_[j] = moving;
+        moves += i - j;
+        if (moves > budget) {
+            std::sort(all_.begin(), all_.end());
+            break;
+        }
     }
     out.comm_ns = covered_length(all_);
     for (std::size_t k = 0; k < out.by_class.size(); ++k) {

@@ -57,8 +57,8 @@ struct TimeAccounts {
 class StageTimeAccountant {
 public:
     /// Starts over; without `by_class` only the totals are kept (the per-class
-    /// accounts cost about as much again as timing the step: the sweep asks
-    /// for them only when its rows show them).
+    /// accounts cost about half again the time of timing the step: the sweep
+    /// asks for them only when its rows show them).
     void clear(bool by_class = true);
     void compute(double start, double end) {
         if (by_class_ && start > compute_end_ && !pending_.empty()) settle(compute_end_, start);
