@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "plan/group_mapping.h"
 #include "memory/memory_model.h"
 #include "model/transformer_costs.h"
 #include "predict/predict.h"
@@ -159,7 +160,29 @@ TEST_CASE("memory: mixed-precision Adam is 2 + 4 + 12 bytes per parameter, shard
     CHECK(stage_memory(m, p, 0).gradients == doctest::Approx(4 * params / 4));
     p.zero = 3;
     CHECK(stage_memory(m, p, 0).weights == doctest::Approx(2 * params / 4));
+    // Context-parallel ranks hold the same parameters: dp 4 x cp 2 = 8 shards.
+    p.cp = 2;
+    p.zero = 1;
+    CHECK(stage_memory(m, p, 0).optimizer == doctest::Approx(12 * params / 8));
+    CHECK(stage_memory(m, p, 0).gradients == doctest::Approx(4 * params));
     (void)tied;
+}
+
+TEST_CASE("gradients are reduced over dp x cp: the ranks that hold the same parameters") {
+    // Two Ring dimensions of 4 and 2; order tp, cp, ep, dp, pp: tp 2 takes half
+    // of dimension 0, cp 2 the other half, dp 2 dimension 1. dp x cp spans
+    // {2 of dimension 0, 2 of dimension 1}; dp alone {1, 2}.
+    Network n;
+    n.dimensions.push_back({Topology::Ring, 4, 100, 500});
+    n.dimensions.push_back({Topology::Ring, 2, 50, 1000});
+    ParallelPlan p;
+    p.tp = 2;
+    p.cp = 2;
+    p.dp = 2;
+    const ParallelGroups g = map_parallel_groups(n, p);
+    CHECK(g.dp.members == std::vector<int>{1, 2});
+    CHECK(g.cp.members == std::vector<int>{2, 1});
+    CHECK(g.dp_cp.members == std::vector<int>{2, 2});
 }
 
 namespace {

@@ -71,7 +71,8 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
         // Send and receive buffers between stages: one micro-batch's activation each way.
         if (p.pp > 1) out.buffers = 2.0 * 2.0 * s * p.mbs * m.hidden / (p.sequence_parallel ? p.tp : 1);
     }
-    const double dp = p.dp;
+    // Context-parallel ranks hold the same parameters: ZeRO shards over dp x cp.
+    const double dp = static_cast<double>(p.dp) * p.cp;
     out.weights = 2.0 * params / (p.zero >= 3 ? dp : 1.0);
     out.gradients = 4.0 * params / (p.zero >= 2 ? dp : 1.0);
     out.optimizer = 12.0 * params / (p.zero >= 1 ? dp : 1.0);

@@ -5,7 +5,9 @@
 //   Megatron-LM keeps them), optimizer 12 (Adam: fp32 master weights, first and
 //   second moments) — mixed-precision Adam. ZeRO 1 shards the optimizer state
 //   over the data-parallel group, 2 also the gradients, 3 (FSDP) also the
-//   weights.
+//   weights. With context parallelism that group is dp x cp: context-parallel
+//   ranks hold the same parameters, and Megatron-Core's distributed optimizer
+//   shards over them too (get_data_parallel_group(with_context_parallel=True)).
 // - Activations of one layer for one micro-batch of b sequences of s tokens
 //   (per context-parallel rank), hidden h, heads a, tensor parallel t
 //   (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large

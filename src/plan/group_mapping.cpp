@@ -59,6 +59,7 @@ ParallelGroups map_parallel_groups(const Network& network, const ParallelPlan& p
     }
     g.dp = combine(g.ep, dp_outer);
     g.expert_dp = dp_outer;
+    g.dp_cp = combine(g.dp, g.cp);
     g.pp_neighbour.members.assign(network.dimensions.size(), 1);
     for (std::size_t d = 0; d < g.pp.members.size(); ++d)
         if (g.pp.members[d] > 1) {

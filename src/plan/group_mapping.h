@@ -19,6 +19,11 @@ namespace dtcalc {
 struct ParallelGroups {
     CommGroup tp, cp, ep, dp, pp;
     CommGroup expert_dp;     ///< data-parallel group of the experts (dp / ep)
+    /// dp x cp: the ranks that hold the same parameters, so reduce their
+    /// gradients (and shard the distributed optimizer) together: Megatron-Core's
+    /// data-parallel group with context parallelism (parallel_state.py,
+    /// get_data_parallel_group(with_context_parallel=True)).
+    CommGroup dp_cp;
     CommGroup pp_neighbour;  ///< two adjacent pipeline stages: the path of a stage-to-stage send
 };
 

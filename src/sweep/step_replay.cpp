@@ -180,7 +180,7 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     timer.tp_mask = dimension_mask(g.tp, dims);
     timer.ep_mask = dimension_mask(layer_list ? g.dp : g.ep, dims);
     timer.cp_mask = dimension_mask(g.cp, dims);
-    timer.dp_mask = dimension_mask(g.dp, dims);
+    timer.dp_mask = dimension_mask(g.dp_cp, dims);
     timer.p2p_mask = dimension_mask(g.pp_neighbour, dims);
     std::vector<StageState> stages(static_cast<std::size_t>(pp));
     prepare_schedules(p, pp, scratch);

@@ -207,14 +207,14 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
     for (int gc = 0; gc < global_chunks; ++gc) {
         ChunkCosts& cc = out.chunks[static_cast<std::size_t>(gc)];
         cc = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, gc, global_chunks);
-        if (p.zero < 3 && g.dp.size() > 1 && cc.parameters > 0) {
+        if (p.zero < 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
             cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / kBucketParameters)), 1, std::max(cc.layers, 1));
             const CollectiveKind kind = p.zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
-            cc.gradient_bucket_ns = price(kind, cc.parameters * 2 / cc.gradient_buckets, g.dp);
+            cc.gradient_bucket_ns = price(kind, cc.parameters * 2 / cc.gradient_buckets, g.dp_cp);
         }
-        if (p.zero >= 3 && g.dp.size() > 1 && cc.parameters > 0) {
-            cc.zero3_gather_ns = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp);
-            cc.zero3_reduce_scatter_ns = price(CollectiveKind::ReduceScatter, cc.parameters * 2, g.dp);
+        if (p.zero >= 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
+            cc.zero3_gather_ns = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp_cp);
+            cc.zero3_reduce_scatter_ns = price(CollectiveKind::ReduceScatter, cc.parameters * 2, g.dp_cp);
         }
     }
     const double seq = layered ? 1 : p.sequence(m);
@@ -224,7 +224,7 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
     for (int s = 0; s < pp; ++s) {
         double stage_parameters = 0;
         for (int c = 0; c < v; ++c) stage_parameters += out.chunks[static_cast<std::size_t>(c * pp + s)].parameters;
-        const double shard = stage_parameters / (p.zero >= 1 ? p.dp : 1);
+        const double shard = stage_parameters / (p.zero >= 1 ? static_cast<double>(p.dp) * p.cp : 1.0);
         out.optimizer_ns[static_cast<std::size_t>(s)] = memory_time_ns(*in.device, shard * kOptimizerBytesPerParameter);
     }
     return out;

@@ -11,7 +11,7 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
     out.send_ns = costs.send_ns;
     out.send_bytes = costs.activation_message_bytes;
     out.optimizer_ns = costs.optimizer_ns;
-    const bool dp_many = costs.groups.dp.size() > 1;
+    const bool dp_many = costs.groups.dp_cp.size() > 1;
     out.passes.resize(static_cast<std::size_t>(out.global_chunks) * 2);
     for (int global = 0; global < out.global_chunks; ++global) {
         const ChunkCosts& cc = costs.chunks[static_cast<std::size_t>(global)];

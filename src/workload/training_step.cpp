@@ -50,7 +50,7 @@ public:
         tp_group_ = graph_.add_group(g.tp);
         ep_group_ = graph_.add_group(layer_list ? g.dp : g.ep);
         cp_group_ = graph_.add_group(g.cp);
-        dp_group_ = graph_.add_group(g.dp);
+        dp_group_ = graph_.add_group(g.dp_cp);
         p2p_group_ = graph_.add_group(g.pp_neighbour);
         forward_name_ = graph_.name_id("F");
         backward_name_ = graph_.name_id("B");
