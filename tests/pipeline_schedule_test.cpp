@@ -85,3 +85,27 @@ TEST_CASE("without a pipeline every schedule runs each micro-batch forward then 
         CHECK(in_flight_micro_batches(p, 0) == 1);
     }
 }
+
+TEST_CASE("uneven pipeline splits: the embedding and the loss count as layers (Megatron-Core)") {
+    // Llama 3.1 405B: 126 layers on pp 8 x vpp 8 = 64 chunks. Even: 126 / 64 is
+    // no whole number. With the embedding and the loss as layers, (126 + 2) / 64
+    // = 2 slots per chunk: the first chunk builds 1 layer (and the embedding),
+    // the last 1 (and the loss), the 62 others 2: 1 + 124 + 1 = 126.
+    ParallelPlan p;
+    p.pp = 8;
+    p.vpp = 8;
+    p.split = PipelineSplit::EmbeddingAndLoss;
+    CHECK(layers_in_chunk(p, 126, 0) == 1);
+    CHECK(layers_in_chunk(p, 126, 1) == 2);
+    CHECK(layers_in_chunk(p, 126, 62) == 2);
+    CHECK(layers_in_chunk(p, 126, 63) == 1);
+    int total = 0;
+    for (int c = 0; c < 64; ++c) total += layers_in_chunk(p, 126, c);
+    CHECK(total == 126);
+    // The embedding alone: 31 layers + 1 = 32 slots over pp 4 x vpp 2 = 8 chunks: 4 each, the first 3.
+    p.pp = 4;
+    p.vpp = 2;
+    p.split = PipelineSplit::Embedding;
+    CHECK(layers_in_chunk(p, 31, 0) == 3);
+    CHECK(layers_in_chunk(p, 31, 7) == 4);
+}

@@ -210,7 +210,7 @@ TEST_CASE("the replay gives predict()'s numbers on thousands of random valid pla
     ReplayScratch scratch;
     Counts counts;
     int valid = 0;
-    for (int draw = 0; draw < 8000; ++draw) {
+    for (int draw = 0; draw < 9000; ++draw) {
         const System& sys = systems[pick(6)];
         PredictOptions o;
         o.model = models[pick(7)];
@@ -237,6 +237,7 @@ TEST_CASE("the replay gives predict()'s numbers on thousands of random valid pla
         o.precision = pick(4) == 0 ? "fp8" : "bf16";
         o.order = orders[pick(3)];
         o.attention = pick(4) == 0 ? "unfused" : "flash";
+        o.pipeline_split = pick(4) == 0 ? "embedding-and-loss" : "even";
         const int before = counts.compared - counts.cannot_run;
         compare(o, scratch, counts);
         if (counts.compared - counts.cannot_run > before) ++valid;

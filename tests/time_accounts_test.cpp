@@ -107,3 +107,28 @@ TEST_CASE("unfused attention costs time and stores the s x s scores; flash does 
     CHECK(unfused.memory.breakdown.activations - flash.memory.breakdown.activations ==
           doctest::Approx(10737418240.0).epsilon(1e-9));
 }
+
+TEST_CASE("Llama 3.1 405B on pp 8 x vpp 8 runs with the embedding and loss counted as layers, not evenly") {
+    PredictOptions o;
+    o.model = "llama3.1-405b";
+    o.preset = "h100-ib-ndr400";
+    o.nodes = 128;
+    o.gpus_per_node = 8;
+    o.tp = 8;
+    o.pp = 8;
+    o.cp = 2;
+    o.vpp = 8;
+    o.gbs = 512;
+    o.seq = 8192;
+    o.sequence_parallel = true;
+    o.zero = 1;
+    const PredictInputs even = resolve_prediction(o, kPresets, kModels).inputs;
+    const std::vector<std::string> problems = plan_problems(even.model, even.plan, 1024);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].find("layers (126) must be divisible by pp x vpp (64)") == 0);
+    o.pipeline_split = "embedding-and-loss";
+    const PredictResult r = predict(resolve_prediction(o, kPresets, kModels).inputs);
+    REQUIRE(r.plan_problems.empty());
+    CHECK(r.iteration_ns > 0);
+    CHECK(r.feasible);  // fits an 80 GB H100, as the published run did
+}

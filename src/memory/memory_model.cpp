@@ -52,7 +52,8 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
         for (const ListedLayer& l : m.listed) per_sample += l.activation_bytes;
         activations = per_sample * p.mbs;
     } else {
-        const double layers_here = static_cast<double>(m.layers) / p.pp;
+        double layers_here = 0;  // this stage's chunks
+        for (int c = 0; c < p.vpp; ++c) layers_here += layers_in_chunk(p, m.layers, c * p.pp + stage);
         params = layers_here * layer_parameters_per_rank(m, p.tp, p.ep);
         const double embedding = embedding_parameters(m) / p.tp;
         const bool first = stage == 0;

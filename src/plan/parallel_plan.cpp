@@ -1,6 +1,7 @@
 #include "plan/parallel_plan.h"
 
 #include <set>
+#include <utility>
 
 namespace dtcalc {
 
@@ -26,6 +27,43 @@ std::optional<AttentionKernel> parse_attention_kernel(std::string_view t) {
     if (t == "unfused") return AttentionKernel::Unfused;
     return std::nullopt;
 }
+std::optional<PipelineSplit> parse_pipeline_split(std::string_view t) {
+    if (t == "even") return PipelineSplit::Even;
+    if (t == "embedding") return PipelineSplit::Embedding;
+    if (t == "loss") return PipelineSplit::Loss;
+    if (t == "embedding-and-loss") return PipelineSplit::EmbeddingAndLoss;
+    return std::nullopt;
+}
+std::string_view pipeline_split_name(PipelineSplit s) {
+    switch (s) {
+        case PipelineSplit::Even: return "even";
+        case PipelineSplit::Embedding: return "embedding";
+        case PipelineSplit::Loss: return "loss";
+        case PipelineSplit::EmbeddingAndLoss: return "embedding-and-loss";
+    }
+    return "?";
+}
+
+namespace {
+
+// The embedding and the loss as pipeline slots: (first chunk, last chunk).
+std::pair<int, int> split_slots(PipelineSplit s) {
+    return {s == PipelineSplit::Embedding || s == PipelineSplit::EmbeddingAndLoss ? 1 : 0,
+            s == PipelineSplit::Loss || s == PipelineSplit::EmbeddingAndLoss ? 1 : 0};
+}
+
+}  // namespace
+
+int layers_in_chunk(const ParallelPlan& p, int layers, int chunk) {
+    const int chunks = p.pp * p.vpp;
+    const auto [embedding, loss] = split_slots(p.split);
+    const int per_chunk = (layers + embedding + loss) / chunks;
+    int n = per_chunk;
+    if (chunk == 0) n -= embedding;
+    if (chunk == chunks - 1) n -= loss;
+    return n;
+}
+
 std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text) {
     std::vector<ParallelAxis> order;
     std::set<ParallelAxis> seen;
@@ -111,8 +149,19 @@ std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p
     if (m.heads % p.tp != 0) out.push_back("tp (" + s(p.tp) + ") must divide heads (" + s(m.heads) + ")");
     if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
         out.push_back("tp (" + s(p.tp) + ") and kv_heads (" + s(m.kv_heads) + ") must divide one another");
-    if (m.layers % chunks != 0)
+    const auto [embedding, loss] = split_slots(p.split);
+    const long long slots = static_cast<long long>(m.layers) + embedding + loss;
+    if (p.split == PipelineSplit::Even && m.layers % chunks != 0)
         out.push_back("layers (" + s(m.layers) + ") must be divisible by pp x vpp (" + s(chunks) + ")");
+    else if (p.split != PipelineSplit::Even && slots % chunks != 0)
+        out.push_back("layers + " + std::string(pipeline_split_name(p.split)) + " (" + s(slots) +
+                      ") must be divisible by pp x vpp (" + s(chunks) + ")");
+    else if (p.split != PipelineSplit::Even && slots / chunks - embedding - (chunks == 1 ? loss : 0) < 1)
+        out.push_back("a " + std::string(pipeline_split_name(p.split)) + " split of " + s(m.layers) + " layers over " +
+                      s(chunks) + " chunks leaves the first chunk without a layer");
+    else if (p.split != PipelineSplit::Even && slots / chunks - loss < 1)
+        out.push_back("a " + std::string(pipeline_split_name(p.split)) + " split of " + s(m.layers) + " layers over " +
+                      s(chunks) + " chunks leaves the last chunk without a layer");
     if (m.is_moe() && m.experts % p.ep != 0) out.push_back("ep (" + s(p.ep) + ") must divide experts (" + s(m.experts) + ")");
     if (p.sequence(m) % p.cp != 0)
         out.push_back("cp (" + s(p.cp) + ") must divide the sequence length (" + s(p.sequence(m)) + ")");

@@ -24,17 +24,27 @@ enum class Precision { BF16, FP8 };
 /// dropout passes whose s x s outputs are kept for the backward pass (the
 /// 2021-2022 Megatron-LM papers' code, Korthikanti et al.'s 5as/h term).
 enum class AttentionKernel { Flash, Unfused };
+/// How transformer layers are split over the pipeline's chunks (pp x vpp).
+/// Even: layers / chunks each. The others are Megatron-Core's
+/// account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split
+/// (TransformerConfig; get_num_layers_to_build): the embedding, the loss or
+/// both count as one layer each, so the first chunk builds one layer fewer,
+/// the last one fewer, and (layers + 1 or 2) must divide by the chunks —
+/// Llama 3.1 405B's 126 layers on pp 8 x vpp 8, say.
+enum class PipelineSplit { Even, Embedding, Loss, EmbeddingAndLoss };
 enum class ParallelAxis { TP, CP, EP, DP, PP };
 
 std::optional<PipelineSchedule> parse_pipeline_schedule(std::string_view text);  ///< gpipe | 1f1b | interleaved
 std::optional<Recompute> parse_recompute(std::string_view text);                ///< none | selective | full
 std::optional<Precision> parse_precision(std::string_view text);                ///< bf16 | fp8
 std::optional<AttentionKernel> parse_attention_kernel(std::string_view text);   ///< flash | unfused
+std::optional<PipelineSplit> parse_pipeline_split(std::string_view text);  ///< even | embedding | loss | embedding-and-loss
 std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text);  ///< "tp,cp,ep,dp,pp"
 std::string_view pipeline_schedule_name(PipelineSchedule s);
 std::string_view recompute_name(Recompute r);
 std::string_view precision_name(Precision p);
 std::string_view attention_kernel_name(AttentionKernel a);
+std::string_view pipeline_split_name(PipelineSplit s);
 
 struct ParallelPlan {
     int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
@@ -49,6 +59,7 @@ struct ParallelPlan {
     int zero = 0;       ///< 0, 1, 2, or 3 (= FSDP)
     Precision precision = Precision::BF16;
     AttentionKernel attention = AttentionKernel::Flash;
+    PipelineSplit split = PipelineSplit::Even;
     std::vector<ParallelAxis> order{ParallelAxis::TP, ParallelAxis::CP, ParallelAxis::EP, ParallelAxis::DP,
                                     ParallelAxis::PP};
 
@@ -57,6 +68,10 @@ struct ParallelPlan {
     long long micro_batches() const { return global_batch() / (static_cast<long long>(dp) * mbs); }
     int sequence(const ModelSpec& m) const { return seq > 0 ? seq : m.seq; }
 };
+
+/// Transformer layers global pipeline chunk `chunk` (stage s, virtual chunk c:
+/// c x pp + s) builds, of `layers` over pp x vpp chunks, under plan.split.
+int layers_in_chunk(const ParallelPlan& plan, int layers, int chunk);
 
 /// Every rule the plan breaks for this model on `npus` NPUs, each a sentence
 /// naming the rule ("tp (3) must divide heads (64)"). Empty when it can work.

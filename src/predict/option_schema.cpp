@@ -61,6 +61,7 @@ bool is_schedule(std::string_view t) { return parse_pipeline_schedule(t).has_val
 bool is_recompute(std::string_view t) { return parse_recompute(t).has_value(); }
 bool is_precision(std::string_view t) { return parse_precision(t).has_value(); }
 bool is_attention(std::string_view t) { return parse_attention_kernel(t).has_value(); }
+bool is_pipeline_split(std::string_view t) { return parse_pipeline_split(t).has_value(); }
 bool is_order(std::string_view t) { return parse_axis_order(t).has_value(); }
 bool is_backend(std::string_view t) { return parse_network_backend(t).has_value(); }
 bool is_memory_size(std::string_view t) {
@@ -119,6 +120,11 @@ const OptionDecl kOptions[] = {
     {.name = "attention", .type = T::Text,
      .help = "attention kernel: flash (fused, causal half, no s x s activations) | unfused (the 2021-2022 papers' code)",
      .default_text = "flash", .expected = "flash or unfused", .accepts = is_attention, .apply = set<&PredictOptions::attention>},
+    {.name = "pipeline_split", .type = T::Text,
+     .help = "layers over the pipeline's chunks: even | embedding | loss | embedding-and-loss (Megatron-Core's "
+             "account_for_embedding/loss_in_pipeline_split: each counts as a layer)",
+     .default_text = "even", .expected = "even, embedding, loss or embedding-and-loss", .accepts = is_pipeline_split,
+     .apply = set<&PredictOptions::pipeline_split>},
     {.name = "order", .type = T::Text, .help = "parallel axes onto the network, innermost first",
      .default_text = "tp,cp,ep,dp,pp", .expected = "the five axes tp, cp, ep, dp, pp once each, innermost first",
      .accepts = is_order, .apply = set<&PredictOptions::order>},

@@ -85,6 +85,9 @@ ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long 
     const auto attention = parse_attention_kernel(o.attention);
     if (!attention) throw OptionError("attention", "expected flash or unfused, got '" + o.attention + "'");
     p.attention = *attention;
+    const auto split = parse_pipeline_split(o.pipeline_split);
+    if (!split) throw OptionError("pipeline_split", "expected even, embedding, loss or embedding-and-loss, got '" + o.pipeline_split + "'");
+    p.split = *split;
     const auto order = parse_axis_order(o.order);
     if (!order)
         throw OptionError("order", "expected the five axes tp, cp, ep, dp, pp once each, innermost first, got '" + o.order + "'");

@@ -26,6 +26,7 @@ struct PredictOptions {
     bool tp_comm_overlap = false;
     std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
     std::string attention = "flash";
+    std::string pipeline_split = "even";
     std::string memory_limit;
 };
 

@@ -32,6 +32,7 @@ std::string plan_text(const PredictInputs& in) {
     s += fmt::format(", {}, mbs {} gbs {} seq {}, recompute {}, zero {}, {}", pipeline_schedule_name(p.schedule), p.mbs,
                      p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
     if (p.attention != AttentionKernel::Flash) s += fmt::format(", {} attention", attention_kernel_name(p.attention));
+    if (p.split != PipelineSplit::Even) s += fmt::format(", {} split", pipeline_split_name(p.split));
     return s;
 }
 
@@ -85,10 +86,10 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
-               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\"}},\n",
+               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\", \"pipeline_split\": \"{}\"}},\n",
                p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
                p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision),
-               attention_kernel_name(p.attention));
+               attention_kernel_name(p.attention), pipeline_split_name(p.split));
     out << "  \"plan_problems\": [";
     for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << json_string(r.plan_problems[i]);
     out << "],\n";

@@ -91,7 +91,7 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
     const ParallelPlan& p = *in.plan;
     const TrainingDevice& d = *in.device;
     ChunkCosts c;
-    c.layers = m.layers / global_chunks;
+    c.layers = layers_in_chunk(p, m.layers, global_chunk);
     const LayerTimes lt = transformer_layer_times(m, p, d);
     c.forward.compute_ns = c.layers * lt.forward;
     c.backward.compute_ns = c.layers * lt.backward;

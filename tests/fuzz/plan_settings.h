@@ -61,7 +61,8 @@ inline PlanSettings draw_plan_settings(ChoiceReader& in) {
     static const char* const numbers[] = {"1", "0.5", "2", "0", "-1", "1e9"};
     static const char* const words[] = {"bf16",   "fp8",         "flash", "unfused", "gpipe",          "1f1b",
                                         "interleaved", "none",    "selective", "full", "tp,cp,ep,dp,pp", "pp,dp,ep,cp,tp",
-                                        "80GiB",  "1GiB",        "80",    "x",       ""};
+                                        "80GiB",  "1GiB",        "80",    "x",       "",
+                                        "even",   "embedding-and-loss", "loss"};
     PlanSettings s;
     s.keys.emplace_back("model", std::string("\"") + models[in.next(6)] + "\"");
     s.keys.emplace_back("preset", std::string("\"") + presets[in.next(4)] + "\"");
