@@ -16,6 +16,7 @@
 #include "predict/predict_options.h"
 #include "report/collective_report.h"
 #include "report/predict_report.h"
+#include "sweep/step_replay.h"
 
 namespace dtcalc {
 namespace {
@@ -100,7 +101,7 @@ std::string predict_json(const ConfigValue& config, const std::string& library_p
         }
     }();
     check_plan(resolved.inputs);
-    const PredictResult result = predict(resolved.inputs);
+    const PredictResult result = predict_numbers(resolved.inputs);
     std::ostringstream out;
     write_predict_json(out, resolved.inputs, result, {resolved.model_label, resolved.system_label, resolved.backend_label});
     return out.str();

@@ -12,6 +12,7 @@
 #include "report/chrome_trace.h"
 #include "report/iteration_report.h"
 #include "report/predict_report.h"
+#include "sweep/step_replay.h"
 
 namespace dtcalc::cli {
 namespace {
@@ -46,7 +47,10 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
     const OutputFormat format = parse_output_format(c.format);
     const ResolvedPrediction resolved = resolve();
     check_plan(resolved.inputs);
-    const PredictResult result = predict(resolved.inputs);
+    // The graph only where its timeline or per-layer rows are written; the
+    // numbers are the same either way (tests/sweep_replay_test.cpp).
+    const bool graph = !c.layers_csv.empty() || !c.trace_json.empty();
+    const PredictResult result = graph ? predict(resolved.inputs) : predict_numbers(resolved.inputs);
     const PredictLabels labels{resolved.model_label, resolved.system_label, resolved.backend_label};
     if (!c.layers_csv.empty() || !c.trace_json.empty()) {
         if (!c.trace_json.empty()) {

@@ -224,4 +224,10 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     return r;
 }
 
+PredictResult predict_numbers(const PredictInputs& in) {
+    ReplayScratch scratch;
+    scratch.comm_by_group = true;
+    return predict_without_schedule(in, scratch);
+}
+
 }  // namespace dtcalc

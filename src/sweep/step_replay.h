@@ -60,4 +60,10 @@ struct ReplayScratch {
 /// network, system and backend (price_training_step's CollectivePriceCache).
 PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& scratch, CollectivePriceCache* prices = nullptr);
 
+/// predict()'s numbers, communication by group included, without `step` and
+/// `schedule`: for callers that show no timeline and no per-layer table
+/// (`predict` without --trace and --layers, the C ABI, Python). The same bits
+/// as predict(), in a fraction of its time.
+PredictResult predict_numbers(const PredictInputs& in);
+
 }  // namespace dtcalc
