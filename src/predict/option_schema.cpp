@@ -9,6 +9,7 @@
 
 #include "collective/backend.h"
 #include "core/edit_distance.h"
+#include "core/number_text.h"
 #include "core/units.h"
 #include "model/model_spec.h"
 #include "predict/predict.h"
@@ -168,21 +169,6 @@ const OptionDecl kOptions[] = {
 };
 #pragma GCC diagnostic pop
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
-std::optional<double> parse_number(std::string_view s) {
-    s = trim(s);
-    if (s.empty()) return std::nullopt;
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
 [[noreturn]] void bad_value(const InputLocation& where, std::string_view got, const std::string& expected) {
     throw InputError(where, "expected " + expected + ", got '" + std::string(got) + "'");
 }
@@ -243,7 +229,7 @@ bool option_accepts_number(const OptionDecl& d, double v) {
 }
 
 std::optional<OptionValue> parse_option_value(const OptionDecl& d, std::string_view text, std::string& expected) {
-    text = trim(text);
+    text = trim_blanks(text);
     expected = option_expectation(d);
     switch (d.type) {
         case OptionType::Text:
@@ -255,7 +241,7 @@ std::optional<OptionValue> parse_option_value(const OptionDecl& d, std::string_v
             return std::nullopt;
         case OptionType::Integer:
         case OptionType::Number: {
-            const auto v = parse_number(text);
+            const auto v = parse_finite_number(text);
             if (!v || !option_accepts_number(d, *v)) return std::nullopt;
             return OptionValue{*v, {}};
         }

@@ -6,26 +6,12 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/number_text.h"
 
 namespace dtcalc {
 namespace {
 
 constexpr std::size_t kMaxRangeValues = 1'000'000;
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
-std::optional<double> parse_number(std::string_view s) {
-    s = trim(s);
-    if (s.empty()) return std::nullopt;
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
 
 [[noreturn]] void bad_value(const ParamInfo&, const InputLocation& where, std::string_view got, const std::string& expected) {
     throw InputError(where, "expected " + expected + ", got '" + std::string(got) + "'");
@@ -43,15 +29,15 @@ std::optional<std::vector<ParamValue>> expand_range(const ParamInfo& p, std::str
     double step = 2;
     if (const std::size_t at = rest.find_first_of("+*"); at != std::string_view::npos) {
         op = rest[at];
-        const auto s = parse_number(rest.substr(at + 1));
+        const auto s = parse_finite_number(rest.substr(at + 1));
         if (!s || (op == '+' && *s <= 0) || (op == '*' && *s <= 1))
             throw InputError(where, "expected a range like 1..64, 8..64+8 or 0.5..4*2 (a step > 0, a factor > 1), got '" +
                                         std::string(text) + "'");
         step = *s;
         rest = rest.substr(0, at);
     }
-    const auto lo = parse_number(lo_text);
-    const auto hi = parse_number(rest);
+    const auto lo = parse_finite_number(lo_text);
+    const auto hi = parse_finite_number(rest);
     if (!lo || !hi)
         throw InputError(where, "expected a range like 1..64, 8..64+8 or 0.5..4*2, got '" + std::string(text) + "'");
     if (!option_accepts_number(p, *lo)) bad_value(p, where, lo_text, option_expectation(p) + " to start the range");
@@ -72,13 +58,13 @@ std::optional<std::vector<ParamValue>> expand_range(const ParamInfo& p, std::str
 }  // namespace
 
 std::vector<ParamValue> expand_value_text(const ParamInfo& p, std::string_view text, const InputLocation& where) {
-    text = trim(text);
+    text = trim_blanks(text);
     if (auto range = expand_range(p, text, where)) return std::move(*range);
     std::vector<ParamValue> values;
     std::string expected;
     auto add = [&](std::string_view item) {
         const auto v = parse_param_value(p, item, expected);
-        if (!v) bad_value(p, where, trim(item), expected);
+        if (!v) bad_value(p, where, trim_blanks(item), expected);
         values.push_back(*v);
     };
     if (p.name == "order") {
