@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/interval_union.h"
 #include "workload/step_layout.h"
 
 namespace dtcalc {
