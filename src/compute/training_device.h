@@ -26,6 +26,9 @@ struct TrainingDevice {
     double fp8_cast_bytes_per_element = 3;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
+    /// Non-empty: the efficiencies above are this other device's, not measured
+    /// on this one (reports say so).
+    std::string efficiency_assumed_from;
 
     double peak_tflops(Precision p) const { return p == Precision::FP8 ? peak_tflops_fp8 : peak_tflops_bf16; }
 };

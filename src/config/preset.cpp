@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "config/config_readers.h"
 #include "config/named_file.h"
@@ -58,6 +60,7 @@ ComputeSpec compute_from(const ConfigValue& table) {
     c.fp8_gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency-fp8"));
     if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
+    if (const ConfigValue* v = r.optional("efficiency-assumed-from")) c.efficiency_assumed_from = as_string(*v);
     r.finish();
     return c;
 }
@@ -76,6 +79,7 @@ TrainingDevice Preset::training_device() const {
         d.fp8_gemm_efficiency = compute.fp8_gemm_efficiency;
         d.attention_efficiency = compute.attention_efficiency;
         d.memory_efficiency = compute.memory_efficiency;
+        d.efficiency_assumed_from = compute.efficiency_assumed_from;
     } else {
         d.peak_tflops_bf16 = system.peak_perf_tflops;
         d.hbm_gbps = system.local_mem_bw_gbps;
@@ -83,10 +87,51 @@ TrainingDevice Preset::training_device() const {
     return d;
 }
 
-Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+namespace {
+
+// The keys of a preset composed of catalogue items.
+bool composed(const ConfigValue& root) { return root.type == ConfigValue::Type::Table && root.find("gpu"); }
+
+std::optional<long long> count_at(ConfigTableReader& r, std::string_view key) {
+    if (const ConfigValue* v = r.optional(key)) return as_positive_integer(*v);
+    return std::nullopt;
+}
+
+ConfigValue expand_composed(const ConfigValue& root, const std::vector<std::string>& search_dirs) {
+    ConfigTableReader r(root);
+    ClusterRequest rq;
+    rq.name = r.string("name");
+    rq.description = r.string("description");
+    rq.sources = r.string_list("sources");
+    rq.gpu = r.string("gpu");
+    if (auto v = r.optional_string("nic")) rq.nic = *v;
+    rq.gpus_per_node = count_at(r, "gpus-per-node");
+    rq.nodes = count_at(r, "nodes");
+    rq.nics_per_node = count_at(r, "nics-per-node");
+    if (auto v = r.optional_string("host-cpu")) rq.host_cpu = *v;
+    if (auto v = r.optional_string("backend")) rq.backend = *v;
+    r.finish();
+    try {
+        return compose_cluster(rq, search_dirs);
+    } catch (const OptionError& e) {
+        if (!e.where().file.empty()) throw;
+        // Locate the error at the preset's own key.
+        std::string key = e.option();
+        for (char& c : key)
+            if (c == '_') c = '-';
+        if (key == "host-cpu" || key == "backend" || key == "gpu" || key == "nic" || key == "gpus-per-node" ||
+            key == "nodes" || key == "nics-per-node")
+            if (const ConfigValue* v = root.find(key)) throw InputError(v->where, e.detail());
+        throw InputError({root.where.file, 0, 0, key}, e.detail());
+    }
+}
+
+}  // namespace
+
+Preset preset_from_tree(const ConfigValue& root, const std::string& path) {
     Preset preset;
-    preset.path = find_named_toml(name_or_path, search_dirs, "preset", "preset");
-    const ConfigValue root = read_toml_file(preset.path);
+    preset.path = path;
+    preset.tree = root;
     ConfigTableReader reader(root);
     preset.name = reader.string("name");
     preset.description = reader.string("description");
@@ -106,6 +151,24 @@ Preset load_preset(const std::string& name_or_path, const std::vector<std::strin
         fail_at(backend, "backend 'nccl' needs an [nccl] table in the preset");
     reader.finish();
     return preset;
+}
+
+Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+    const std::string path = find_named_toml(name_or_path, search_dirs, "preset", "preset");
+    const ConfigValue root = read_toml_file(path);
+    if (!composed(root)) return preset_from_tree(root, path);
+    // A composed preset finds its catalogue next to itself first.
+    std::vector<std::string> dirs{std::filesystem::path(path).parent_path().string()};
+    dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
+    return preset_from_tree(expand_composed(root, dirs), path);
+}
+
+Preset compose_preset(const ClusterRequest& request, const std::vector<std::string>& search_dirs) {
+    return preset_from_tree(compose_cluster(request, search_dirs), "");
+}
+
+std::string efficiency_note(const std::string& assumed_from) {
+    return assumed_from.empty() ? "" : "efficiency assumed from " + assumed_from + ", unvalidated";
 }
 
 std::vector<std::string> list_presets(const std::vector<std::string>& search_dirs) { return toml_names_in(search_dirs); }

@@ -8,6 +8,8 @@
 #include "collective/backend.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "compute/training_device.h"
+#include "config/config_value.h"
+#include "config/hardware_catalogue.h"
 #include "network/network.h"
 #include "system/system_config.h"
 
@@ -32,6 +34,9 @@ struct ComputeSpec {
     EfficiencyCurve fp8_gemm_efficiency;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
+    /// `efficiency-assumed-from`: the efficiencies are this device's, not
+    /// measured on this one; reports say "efficiency assumed from NAME, unvalidated".
+    std::string efficiency_assumed_from;
 };
 
 struct Preset {
@@ -46,15 +51,31 @@ struct Preset {
     /// also shared into `system.nccl` so every collective priced with the
     /// system sees them.
     std::optional<NcclParameters> nccl;
-    std::string path;  ///< the file it was read from
+    std::string path;  ///< the file it was read from ("" when built from flags)
+    /// The preset as a whole table (a composed preset expanded): what
+    /// `dtcalc preset --write` writes and what reads back as the same preset.
+    ConfigValue tree;
 
     /// The device `predict` times compute on (see ComputeSpec).
     TrainingDevice training_device() const;
 };
 
 /// `name_or_path` is a file path (it contains '/' or ends in ".toml") or a
-/// preset name looked up as NAME.toml in each of `search_dirs` in turn.
+/// preset name looked up as NAME.toml in each of `search_dirs` in turn. A
+/// preset either states its tables ([network], [system], optional [compute]
+/// and [nccl]) or is composed of catalogue items (`gpu`, optional `nic`,
+/// `gpus-per-node`, `nodes`, `nics-per-node`, `host-cpu`; hardware_catalogue.h).
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs);
+
+/// A preset from its table (as read from a file, or composed); `path` names it in errors.
+Preset preset_from_tree(const ConfigValue& root, const std::string& path);
+
+/// The cluster `request` describes, as the preset it would be (flags: --gpu, --nic, ...).
+Preset compose_preset(const ClusterRequest& request, const std::vector<std::string>& search_dirs);
+
+/// "efficiency assumed from h100-sxm, unvalidated" for a device whose
+/// efficiencies were borrowed; "" otherwise.
+std::string efficiency_note(const std::string& assumed_from);
 
 /// Names of the presets found in `search_dirs`, sorted, without duplicates.
 std::vector<std::string> list_presets(const std::vector<std::string>& search_dirs);
