@@ -10,12 +10,22 @@
 namespace dtcalc::cli {
 namespace fs = std::filesystem;
 
-void add_system_options(CLI::App& command, SystemOptions& options) {
+void add_system_options(CLI::App& command, SystemOptions& options, bool shape) {
     command.add_option("--preset,-p", options.preset, "System preset: a name (see `dtcalc list`) or a .toml path");
     command.add_option("--network", options.network_file, "ASTRA-sim network YAML (with --system)");
     command.add_option("--system", options.system_file, "ASTRA-sim system JSON (with --network)");
     command.add_option("--backend", options.backend,
                        "Network model: astra-unaware | astra-aware | nccl (default: the preset's; astra-unaware for files)");
+    command.add_option("--gpu", options.gpu,
+                       "A cluster from the hardware catalogue instead of a preset: the GPU (see `dtcalc list gpus`)");
+    command.add_option("--nic", options.nic, "The NIC of a cluster from --gpu (default: the GPU's reference node's)");
+    command.add_option("--nics-per-node", options.nics_per_node,
+                       "NICs per node of a cluster from --gpu (default: the reference node's, or one per GPU with --nic)");
+    command.add_option("--host-cpu", options.host_cpu, "Host CPU of a cluster from --gpu: intel | amd");
+    if (!shape) return;
+    command.add_option("--nodes", options.nodes,
+                       "Nodes: the outermost network dimension (of a cluster from --gpu, or reshaping a preset)");
+    command.add_option("--gpus-per-node", options.gpus_per_node, "GPUs per node: the innermost dimension");
 }
 
 NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo, const std::string& proto) {

@@ -21,7 +21,10 @@ using dtcalc::resolve_system;
 using dtcalc::ResolvedSystem;
 using SystemOptions = dtcalc::SystemSource;
 
-void add_system_options(CLI::App& command, SystemOptions& options);
+/// --preset, --network, --system, --backend, and a cluster from the hardware
+/// catalogue: --gpu, --nic, --nics-per-node, --host-cpu; with `shape` also
+/// --nodes and --gpus-per-node (which build such a cluster, or reshape a preset).
+void add_system_options(CLI::App& command, SystemOptions& options, bool shape = true);
 
 enum class OutputFormat { Table, Csv, Json };
 

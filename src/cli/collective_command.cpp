@@ -45,12 +45,12 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     const OutputFormat format = parse_output_format(options.format);
     if (options.links && format != OutputFormat::Table)
         throw InputError({"--links", 0, 0, ""}, "is shown with --format table only");
-    ResolvedSystem sys = resolve_system(options.system, preset_dirs);
-    if (options.nodes || options.gpus_per_node) {
-        if (options.npus)
-            throw InputError({"--npus", 0, 0, ""}, "give either --npus or --nodes/--gpus-per-node, not both");
-        sys.network = shape_cluster(sys.network, options.nodes, options.gpus_per_node);
-    }
+    if ((options.nodes || options.gpus_per_node) && options.npus)
+        throw InputError({"--npus", 0, 0, ""}, "give either --npus or --nodes/--gpus-per-node, not both");
+    SystemOptions source = options.system;
+    source.nodes = options.nodes;  // build a cluster from --gpu, or reshape the preset
+    source.gpus_per_node = options.gpus_per_node;
+    ResolvedSystem sys = resolve_system(source, preset_dirs);
     CollectiveQuery query;
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;
@@ -98,7 +98,7 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
                         "nccl backend: force the algorithm like NCCL_ALGO (ring | tree | nvls | nvls-tree | pat)");
     command->add_option("--proto", options->proto,
                         "nccl backend: force the protocol like NCCL_PROTO (LL | LL128 | Simple)");
-    add_system_options(*command, options->system);
+    add_system_options(*command, options->system, /*shape=*/false);
     command->add_option("--units", options->units, "us | ns | ms | s | cycles (default us)");
     command->add_option("--format", options->format, "table | csv | json (default table)");
     command->add_flag("--phases", options->phases, "Show the per-phase breakdown for every size");

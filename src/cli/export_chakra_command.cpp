@@ -48,7 +48,10 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
     if (!c.workload.empty()) {
         if (c.passes < 1 || c.passes > 1000)
             throw InputError({"--passes", 0, 0, ""}, "expected 1 to 1000, got " + std::to_string(c.passes));
-        ResolvedSystem sys = resolve_system(c.system, preset_dirs);
+        SystemOptions source = c.system;
+        source.nodes = options.nodes;
+        source.gpus_per_node = options.gpus_per_node;
+        ResolvedSystem sys = resolve_system(source, preset_dirs);
         w.graph = build_v1_training_graph(parse_v1_workload(c.workload), sys.network, c.passes);
         w.network = std::move(sys.network);
         w.system = std::move(sys.system);
@@ -59,6 +62,10 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
     options.network_file = c.system.network_file;
     options.system_file = c.system.system_file;
     options.backend = c.system.backend;
+    options.gpu = c.system.gpu;
+    options.nic = c.system.nic;
+    options.nics_per_node = c.system.nics_per_node;
+    options.host_cpu = c.system.host_cpu;
     const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
     check_plan(resolved.inputs);
     PredictResult result = predict(resolved.inputs);
@@ -101,7 +108,7 @@ void setup_export_chakra_command(CLI::App& app, const std::vector<std::string>& 
     CLI::App* cmd = app.add_subcommand(
         "export-chakra", "Write a workload as Chakra traces (+ comm groups, + ASTRA-sim configs) to run in ASTRA-sim");
     cmd->add_option("WORKLOAD", c->workload, "ASTRA-sim 1.0 text workload (or give --model and a plan)");
-    add_system_options(*cmd, c->system);
+    add_system_options(*cmd, c->system, /*shape=*/false);  // --nodes, --gpus-per-node: the plan's flags
     cmd->add_option("--passes", c->passes, "Training passes of a text workload (default 1)");
     cmd->add_option("--output,-o", c->output, "Trace prefix: writes PREFIX.<rank>.et for every NPU")->required();
     cmd->add_option("--comm-group", c->comm_groups, "Comm-group JSON to write (default PREFIX.json)");
@@ -111,7 +118,8 @@ void setup_export_chakra_command(CLI::App& app, const std::vector<std::string>& 
     // The options `predict` takes but the system's (above) and the memory limit.
     c->plan.add(*cmd, [](const OptionDecl& d) {
         return d.target == OptionTarget::Option && d.name != "system" && d.name != "preset" && d.name != "network" &&
-               d.name != "backend" && d.name != "memory_limit";
+               d.name != "backend" && d.name != "memory_limit" && d.name != "gpu" && d.name != "nic" &&
+               d.name != "nics_per_node" && d.name != "host_cpu";
     });
     cmd->callback([c, &preset_dirs, &model_dirs] { run(*c, preset_dirs, model_dirs); });
 }

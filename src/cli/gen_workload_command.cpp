@@ -111,7 +111,8 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
     for (const char* flag : {"--dataflow", "--sram-kib", "--clock-ghz", "--dram-bw"})
         if (!systolic && command.get_option(flag)->count() > 0)
             throw InputError({flag, 0, 0, ""}, "describes a systolic array: give --array ROWSxCOLS too");
-    const bool has_system = !o.system.preset.empty() || !o.system.network_file.empty() || !o.system.system_file.empty();
+    const bool has_system = !o.system.preset.empty() || !o.system.network_file.empty() || !o.system.system_file.empty() ||
+                            !o.system.gpu.empty();
     if (!has_system && !systolic)
         throw InputError({"--preset", 0, 0, ""},
                          "missing: give --preset (or --network and --system) for roofline compute, or --array ROWSxCOLS "

@@ -297,7 +297,8 @@ std::vector<std::string> catalogue_dirs(const std::vector<std::string>& preset_d
     return dirs;
 }
 
-ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::string>& preset_dirs) {
+ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::string>& preset_dirs,
+                            ClusterChoice* chosen) {
     if (rq.gpu.empty()) throw OptionError("gpu", "missing: name a GPU (see `dtcalc list gpus`)");
     const Device d = read_device(rq.gpu, preset_dirs);
 
@@ -339,6 +340,7 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         throw OptionError("backend", d.name + " has no NCCL tables (it is not an NVIDIA GPU); use astra-aware or "
                                               "astra-unaware");
 
+    if (chosen) *chosen = {d.name, nic.name, cpu, gpus, nodes, nics};
     const InputLocation here = flag_at("gpu");
     ConfigValue root = table_value(here);
     put(root, "name", text_value(rq.name.empty() ? d.name : rq.name, here));
@@ -459,16 +461,6 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         put(root, "nccl", std::move(out));
     }
     return root;
-}
-
-std::string cluster_label(const ClusterRequest& rq, const std::vector<std::string>& preset_dirs) {
-    const ConfigValue tree = compose_cluster(rq, preset_dirs);
-    const ConfigValue& npus = tree.find("network")->find("npus_count")->items.front();
-    std::string label = fmt::format("{} x {}", rq.gpu, static_cast<long long>(npus.number));
-    if (rq.nodes && *rq.nodes > 1) label += fmt::format(" x {} nodes", *rq.nodes);
-    if (const ConfigValue* nccl = tree.find("nccl"))
-        label += fmt::format(", {} NICs per node", static_cast<long long>(nccl->find("hardware")->find("nics-per-node")->number));
-    return label;
 }
 
 DeviceSummary load_device_summary(const std::string& name_or_path, const std::vector<std::string>& preset_dirs) {

@@ -28,13 +28,17 @@ struct ClusterRequest {
     std::vector<std::string> sources;  ///< the cluster's own, before the catalogue items'
 };
 
+/// What a composition chose (the request's values or the reference node's).
+struct ClusterChoice {
+    std::string gpu, nic, host_cpu;  ///< catalogue names
+    long long gpus_per_node = 0, nodes = 0, nics_per_node = 0;
+};
+
 /// The preset value tree of `request`. Unlocated errors are OptionError naming
 /// "gpu", "nic", "gpus_per_node", "nodes", "nics_per_node", "host_cpu" or
 /// "backend"; an error inside a catalogue file names the file and line.
-ConfigValue compose_cluster(const ClusterRequest& request, const std::vector<std::string>& preset_dirs);
-
-/// How reports name a cluster built from flags: "h200 x 8 x 16 nodes, 8 ndr400 per node".
-std::string cluster_label(const ClusterRequest& request, const std::vector<std::string>& preset_dirs);
+ConfigValue compose_cluster(const ClusterRequest& request, const std::vector<std::string>& preset_dirs,
+                            ClusterChoice* chosen = nullptr);
 
 /// Where the catalogue's kinds live: each preset directory's devices/, nics/ or nccl/.
 std::vector<std::string> catalogue_dirs(const std::vector<std::string>& preset_dirs, const std::string& kind);

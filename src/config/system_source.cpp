@@ -7,6 +7,7 @@
 #include "config/preset.h"
 #include "config/system_config_reader.h"
 #include "core/error.h"
+#include "network/cluster_shape.h"
 
 namespace dtcalc {
 namespace fs = std::filesystem;
@@ -45,13 +46,52 @@ std::vector<std::string> model_search_dirs(const std::string& argv0) {
     return data_search_dirs(argv0, "DTCALC_MODEL_PATH", "models");
 }
 
+ClusterRequest cluster_request(const SystemSource& options) {
+    ClusterRequest rq;
+    rq.gpu = options.gpu;
+    rq.nic = options.nic;
+    rq.host_cpu = options.host_cpu;
+    rq.nodes = options.nodes;
+    rq.gpus_per_node = options.gpus_per_node;
+    rq.nics_per_node = options.nics_per_node;
+    rq.backend = options.backend;
+    return rq;
+}
+
+// "gpu h200, 16 nodes x 8, nic ndr400 x 8"
+std::string cluster_label(const ClusterChoice& c) {
+    std::string label = "gpu " + c.gpu + ", " + std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes") + " x " +
+                        std::to_string(c.gpus_per_node);
+    if (c.nodes > 1) label += ", nic " + c.nic + " x " + std::to_string(c.nics_per_node);
+    return label;
+}
+
 ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std::string>& preset_dirs) {
     ResolvedSystem out;
     const bool files = !options.network_file.empty() || !options.system_file.empty();
+    const bool cluster = !options.gpu.empty();
+    if (!cluster) {
+        if (!options.nic.empty()) throw OptionError("nic", "describes a cluster from the catalogue: give --gpu too");
+        if (options.nics_per_node) throw OptionError("nics_per_node", "describes a cluster from the catalogue: give --gpu too");
+        if (!options.host_cpu.empty()) throw OptionError("host_cpu", "describes a cluster from the catalogue: give --gpu too");
+    }
+    if (cluster && (!options.preset.empty() || files))
+        throw OptionError("gpu", "give either a GPU (a cluster from the catalogue), a preset, or a network and a "
+                                 "system, not two of them");
     if (!options.preset.empty() && files)
         throw OptionError("preset", "give either a preset or a network and a system, not both");
-    if (!options.preset.empty()) {
+    if (cluster) {
+        ClusterChoice chosen;
+        Preset preset = preset_from_tree(compose_cluster(cluster_request(options), preset_dirs, &chosen), "");
+        out.label = cluster_label(chosen);
+        out.device = preset.training_device();
+        out.network = std::move(preset.network);
+        out.system = std::move(preset.system);
+        out.backend = preset.backend;
+        out.from_catalogue = true;
+    } else if (!options.preset.empty()) {
         Preset preset = load_preset(options.preset, preset_dirs);
+        out.device = preset.training_device();
         out.network = std::move(preset.network);
         out.system = std::move(preset.system);
         out.backend = preset.backend;
@@ -64,11 +104,15 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         out.network = load_astra_network_yaml(options.network_file);
         out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
         out.backend = NetworkBackend::AstraUnaware;
+        out.device.peak_tflops_bf16 = out.system.peak_perf_tflops;
+        out.device.hbm_gbps = out.system.local_mem_bw_gbps;
         out.label = fs::path(options.network_file).filename().string() + " + " +
                     fs::path(options.system_file).filename().string();
     } else {
         throw OptionError("preset", "missing: give a preset, or a network file and a system file");
     }
+    if (!cluster && (options.nodes || options.gpus_per_node))
+        out.network = shape_cluster(std::move(out.network), options.nodes, options.gpus_per_node);
     if (!options.backend.empty()) {
         const auto backend = parse_network_backend(options.backend);
         if (!backend)

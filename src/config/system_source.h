@@ -1,10 +1,12 @@
 #pragma once
 // Where a system comes from: a preset (name or path), or ASTRA-sim's network
 // YAML and system JSON; and the network backend to price it with.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collective/backend.h"
+#include "compute/training_device.h"
 #include "network/network.h"
 #include "system/system_config.h"
 
@@ -15,6 +17,12 @@ struct SystemSource {
     std::string network_file;
     std::string system_file;
     std::string backend;  ///< empty: the preset's (astra-unaware for files)
+    /// A cluster from the hardware catalogue (config/hardware_catalogue.h):
+    /// a GPU, and optionally a NIC, NICs per node and the host CPU. `nodes`
+    /// and `gpus_per_node` are part of such a cluster; a preset's or files'
+    /// network they reshape (network/cluster_shape.h).
+    std::string gpu, nic, host_cpu;
+    std::optional<long long> nodes, gpus_per_node, nics_per_node;
 };
 
 struct ResolvedSystem {
@@ -22,9 +30,15 @@ struct ResolvedSystem {
     SystemConfig system;
     NetworkBackend backend = NetworkBackend::AstraUnaware;
     std::string label;  ///< how reports name it
+    /// The accelerator: the preset's or cluster's device, or for ASTRA-sim
+    /// files their peak-perf and local-mem-bw.
+    TrainingDevice device;
+    /// The cluster was built from --gpu (nodes and GPUs per node are part of it).
+    bool from_catalogue = false;
 };
 
-/// Throws InputError naming the flag (--preset, --network, --system, --backend).
+/// Throws InputError naming the flag (--preset, --network, --system, --backend,
+/// --gpu, --nic, ...).
 ResolvedSystem resolve_system(const SystemSource& source, const std::vector<std::string>& preset_dirs);
 
 /// Search paths: $DTCALC_PRESET_PATH / $DTCALC_MODEL_PATH (':'-separated), then

@@ -65,6 +65,7 @@ bool is_attention(std::string_view t) { return parse_attention_kernel(t).has_val
 bool is_pipeline_split(std::string_view t) { return parse_pipeline_split(t).has_value(); }
 bool is_order(std::string_view t) { return parse_axis_order(t).has_value(); }
 bool is_backend(std::string_view t) { return parse_network_backend(t).has_value(); }
+bool is_host_cpu(std::string_view t) { return t == "intel" || t == "amd"; }
 bool is_memory_size(std::string_view t) {
     const auto bytes = parse_byte_size(t);
     return bytes && *bytes > 0;
@@ -91,6 +92,18 @@ const OptionDecl kOptions[] = {
      .apply = set<&PredictOptions::nodes>, .base = true},
     {.name = "gpus_per_node", .help = "GPUs per node: the innermost dimension", .max = kMaxNodes,
      .apply = set<&PredictOptions::gpus_per_node>, .base = true},
+    {.name = "gpu", .type = T::Text,
+     .help = "a GPU from the hardware catalogue (see `dtcalc list gpus`): builds the cluster, with nodes, "
+             "gpus_per_node, nic and nics_per_node, instead of a preset",
+     .apply = set<&PredictOptions::gpu>, .base = true},
+    {.name = "nic", .type = T::Text, .help = "the NIC of a cluster from --gpu (see `dtcalc list nics`)",
+     .default_text = "the GPU's reference node's", .apply = set<&PredictOptions::nic>, .base = true},
+    {.name = "nics_per_node", .help = "NICs per node of a cluster from --gpu", .max = 64,
+     .default_text = "the reference node's, or one per GPU with --nic", .apply = set<&PredictOptions::nics_per_node>,
+     .base = true},
+    {.name = "host_cpu", .type = T::Text, .help = "host CPU of a cluster from --gpu: intel | amd (NCCL's network overhead)",
+     .default_text = "the reference node's", .expected = "intel or amd", .accepts = is_host_cpu,
+     .apply = set<&PredictOptions::host_cpu>, .base = true},
     // The plan.
     {.name = "dp", .help = "data parallel", .default_text = "npus / (tp x pp x cp)", .apply = set<&PredictOptions::dp>},
     {.name = "tp", .help = "tensor parallel", .default_text = "1", .apply = set<&PredictOptions::tp>},

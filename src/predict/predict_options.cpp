@@ -36,17 +36,19 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     sys.network_file = o.network_file;
     sys.system_file = o.system_file;
     sys.backend = o.backend;
+    sys.gpu = o.gpu;
+    sys.nic = o.nic;
+    sys.host_cpu = o.host_cpu;
+    sys.nics_per_node = o.nics_per_node;
+    sys.nodes = o.nodes;
+    sys.gpus_per_node = o.gpus_per_node;
     const ResolvedSystem resolved = resolve_system(sys, preset_dirs);
-    in.network = shape_cluster(resolved.network, o.nodes, o.gpus_per_node);
+    in.network = resolved.network;
     in.system = resolved.system;
     in.backend = resolved.backend;
     out.system_label = resolved.label;
     out.backend_label = std::string(network_backend_name(resolved.backend));
-    if (!o.preset.empty()) in.device = load_preset(o.preset, preset_dirs).training_device();
-    else {
-        in.device.peak_tflops_bf16 = in.system.peak_perf_tflops;
-        in.device.hbm_gbps = in.system.local_mem_bw_gbps;
-    }
+    in.device = resolved.device;
 
     in.plan = resolve_plan(o, in.model, in.network.total_npus());
     check_precision(in.plan, in.device);

@@ -17,6 +17,8 @@ struct PredictOptions {
     std::string preset;
     std::string network_file, system_file, backend;
     std::optional<long long> nodes, gpus_per_node;
+    std::string gpu, nic, host_cpu;  ///< a cluster from the hardware catalogue (instead of a preset)
+    std::optional<long long> nics_per_node;
     std::optional<int> dp;
     int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1, zero = 0;
     std::optional<int> mbs;  ///< default 1, or a layer-list model's batch per GPU
