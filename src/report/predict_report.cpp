@@ -76,6 +76,9 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     } else {
         for (const std::string& reason : r.infeasible_reasons) fmt::print(out, "  {:<26} {:>18}   {}\n", "feasible", "NO", reason);
     }
+    if (!in.device.efficiency_assumed_from.empty())
+        fmt::print(out, "  note: efficiency assumed from {}, unvalidated (no measured kernel efficiencies for this "
+                        "device)\n", in.device.efficiency_assumed_from);
 }
 
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
@@ -119,7 +122,11 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
                number(m.activations), number(m.buffers), number(r.memory_limit_bytes));
     fmt::print(out, "  \"feasible\": {}, \"infeasible_reasons\": [", r.feasible ? "true" : "false");
     for (std::size_t i = 0; i < r.infeasible_reasons.size(); ++i) out << (i ? ", " : "") << json_string(r.infeasible_reasons[i]);
-    out << "]\n}\n";
+    out << "]";
+    if (!in.device.efficiency_assumed_from.empty())
+        out << ",\n  \"efficiency_note\": "
+            << json_string("efficiency assumed from " + in.device.efficiency_assumed_from + ", unvalidated");
+    out << "\n}\n";
 }
 
 void write_predict_csv_header(std::ostream& out) {

@@ -181,6 +181,7 @@ void BatchSweep::write_summary(std::ostream& out, const BatchReport& report, Tim
                    nanoseconds_to(unit, p.iteration_ns), u, p.tokens_per_s, p.memory_bytes / 1073741824.0,
                    p.fits ? "" : ", does not fit", describe(row));
     };
+    for (const std::string& note : evaluator_.efficiency_notes()) fmt::print(out, "note: {}\n", note);
     if (r.best.empty()) return;
     fmt::print(out, "  best {} by {} (memory not limited):\n", r.best.size(), sweep_objective_name(spec_.objective));
     for (const RankedPoint& p : r.best) line(p);

@@ -1,5 +1,7 @@
 #include "sweep/point_evaluator.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <filesystem>
 
@@ -100,6 +102,17 @@ RuleVariables rule_variables(const PredictInputs& in) {
 
 PointEvaluator::PointEvaluator(const SweepSpec& spec, std::vector<std::string> preset_dirs, std::vector<std::string> model_dirs)
     : spec_(spec), preset_dirs_(std::move(preset_dirs)), model_dirs_(std::move(model_dirs)) {}
+
+std::vector<std::string> PointEvaluator::efficiency_notes() const {
+    std::vector<std::string> notes;
+    for (const auto& t : targets_) {
+        const std::string& from = t->inputs.device.efficiency_assumed_from;
+        if (from.empty()) continue;
+        std::string note = t->labels.system + ": efficiency assumed from " + from + ", unvalidated";
+        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
+    }
+    return notes;
+}
 
 std::string PointEvaluator::target_key(std::span<const Assigned> values) const {
     std::string key;

@@ -57,6 +57,9 @@ public:
     /// The target of these values when already loaded, else -1 (thread-safe).
     int find_target(std::span<const Assigned> values) const;
     const SweepTarget& target(int index) const { return *targets_[static_cast<std::size_t>(index)]; }
+    /// One line per loaded system whose device's efficiencies are another
+    /// device's: "gpu h200, ...: efficiency assumed from h100-sxm, unvalidated".
+    std::vector<std::string> efficiency_notes() const;
 
     /// What one thread reuses from point to point.
     struct Scratch {

@@ -237,6 +237,7 @@ void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit
                    r.pareto.size() == 1 ? "" : "s");
         table(r.pareto);
     }
+    for (const std::string& note : evaluator_.efficiency_notes()) fmt::print(out, "note: {}\n", note);
 }
 
 }  // namespace dtcalc
