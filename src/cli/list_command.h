@@ -1,5 +1,6 @@
 #pragma once
-// `dtcalc list [models|presets]`: what can be named with --model and --preset.
+// `dtcalc list [models|presets|gpus|nics|frameworks]`: what can be named with
+// --model, --preset, --gpu and --nic, with the key facts of each.
 #include <CLI/CLI.hpp>
 
 #include <string>

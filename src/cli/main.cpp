@@ -13,6 +13,7 @@
 #include "cli/predict_command.h"
 #include "cli/sweep_command.h"
 #include "cli/list_command.h"
+#include "cli/preset_command.h"
 #include "cli/astra_command.h"
 #include "cli/export_chakra_command.h"
 #include "cli/exit_codes.h"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     dtcalc::cli::setup_predict_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_sweep_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_list_command(app, preset_dirs, model_dirs);
+    dtcalc::cli::setup_preset_command(app, preset_dirs);
     dtcalc::cli::setup_export_chakra_command(app, preset_dirs, model_dirs);
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
     dtcalc::cli::setup_astra_command(app, preset_dirs);

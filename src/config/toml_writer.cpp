@@ -65,8 +65,8 @@ std::string value_text(const ConfigValue& v) {
 std::string list_text(const ConfigValue& v) {
     bool rows = v.items.size() > 1;
     for (const ConfigValue& item : v.items) rows = rows && item.type == ConfigValue::Type::List;
-    const bool strings = !v.items.empty() && v.items.front().type == ConfigValue::Type::String && v.items.size() > 1;
-    if (!rows && !strings) return value_text(v);
+    const std::string one_line = value_text(v);
+    if (!rows && one_line.size() <= 100) return one_line;
     std::string out = "[\n";
     for (const ConfigValue& item : v.items) out += "  " + value_text(item) + ",\n";
     return out + "]";
