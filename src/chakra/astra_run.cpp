@@ -1,5 +1,7 @@
 #include "chakra/astra_run.h"
 
+#include "network/plausible_links.h"
+
 #include "chakra/comm_groups.h"
 #include "chakra/remote_memory.h"
 #include "chakra/run_statistics.h"
@@ -23,6 +25,7 @@ bool system_replay_only(const std::string& system_file) {
 AstraRun run_astra(const AstraRunFiles& files) {
     AstraRun run;
     run.network = load_astra_network_yaml(files.network);
+    for (const std::string& w : implausible_links(run.network)) run.warnings.push_back(files.network + ": " + w);
     run.system = load_astra_system_json(files.system, run.network.dimensions.size());
     if (run.system.roofline_enabled && run.system.peak_perf_tflops <= 0)
         throw InputError({files.system, 0, 0, "peak-perf"}, "missing: roofline-enabled needs peak-perf (TFLOP/s)");

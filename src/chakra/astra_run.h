@@ -38,6 +38,9 @@ struct AstraRun {
     TraceGraph trace;
     Schedule schedule;
     std::vector<AstraRankStats> ranks;  ///< one per NPU, rank order
+    /// "NETWORK.yml: dimension 0 (Ring): latency ..." for each network value
+    /// outside its topology's usual range (network/plausible_links.h).
+    std::vector<std::string> warnings;
 };
 
 AstraRun run_astra(const AstraRunFiles& files);

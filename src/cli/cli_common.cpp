@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 
 #include "collective/nccl/nccl_parameters.h"
@@ -55,6 +56,10 @@ void check_layer_passes(long long passes, std::size_t layers) {
         throw InputError({"--passes", 0, 0, ""}, "expected at most " + std::to_string(kMaxLayerPasses) +
                                                      " layer passes (passes x layers), got " + std::to_string(passes) +
                                                      " x " + std::to_string(layers) + " = " + std::to_string(total));
+}
+
+void print_warnings(const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings) std::cerr << "dtcalc: warning: " << w << "\n";
 }
 
 OutputFormat parse_output_format(const std::string& text) {

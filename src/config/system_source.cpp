@@ -8,6 +8,7 @@
 #include "config/system_config_reader.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
+#include "network/plausible_links.h"
 
 namespace dtcalc {
 namespace fs = std::filesystem;
@@ -102,6 +103,7 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         if (options.system_file.empty())
             throw OptionError("system", "missing: a network file needs a system file too");
         out.network = load_astra_network_yaml(options.network_file);
+        for (const std::string& w : implausible_links(out.network)) out.warnings.push_back(options.network_file + ": " + w);
         out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
         out.backend = NetworkBackend::AstraUnaware;
         out.device.peak_tflops_bf16 = out.system.peak_perf_tflops;

@@ -35,6 +35,10 @@ struct ResolvedSystem {
     TrainingDevice device;
     /// The cluster was built from --gpu (nodes and GPUs per node are part of it).
     bool from_catalogue = false;
+    /// ASTRA-sim network files only: "FILE: dimension 0 (Ring): latency ..."
+    /// for each value outside its topology's usual range (network/plausible_links.h);
+    /// the command line prints them on stderr.
+    std::vector<std::string> warnings;
 };
 
 /// Throws InputError naming the flag (--preset, --network, --system, --backend,

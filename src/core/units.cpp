@@ -1,5 +1,7 @@
 #include "core/units.h"
 
+#include <cctype>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +47,29 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
     if (!std::isfinite(bytes) || bytes < 0 || bytes > 9.0e18) return std::nullopt;
     if (bytes != std::floor(bytes)) return std::nullopt;
     return static_cast<std::uint64_t>(bytes);
+}
+
+std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
+    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+    for (std::string_view unit : {"KiB", "MiB", "GiB", "TiB", "PiB", "KB", "MB", "GB", "TB", "PB"})
+        if (text.ends_with(unit)) return parse_byte_size(text);
+    // "B" alone, after a digit (not the K/M/G/T/P of another unit).
+    if (text.size() >= 2 && text.back() == 'B' && std::isdigit(static_cast<unsigned char>(text[text.size() - 2])))
+        return parse_byte_size(text);
+    if (text.size() >= 3 && text.back() == 'B' && text[text.size() - 2] == ' ') return parse_byte_size(text);
+    return std::nullopt;
+}
+
+std::string memory_size_expectation(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ')) text.remove_prefix(1);
+    std::string number(text);
+    while (!number.empty() && (std::isalpha(static_cast<unsigned char>(number.back())) || number.back() == ' '))
+        number.pop_back();
+    double value = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !(value > 0)) number = "80";
+    return "a memory size with its unit: " + number + "GiB (" + number + " x 2^30 bytes) or " + number + "GB (" + number +
+           " x 10^9 bytes)";
 }
 
 std::optional<std::vector<std::uint64_t>> parse_byte_size_range(std::string_view text) {

@@ -64,6 +64,15 @@ std::string number_out_of_range(double value, double lo, double hi, std::string_
 /// (above 9e18). Callers check the result against kMaxMessageBytes.
 std::optional<std::uint64_t> parse_byte_size(std::string_view text);
 
+/// A memory size: a number with an explicit unit, B, KB, MB, GB, TB (powers
+/// of 10: 80GB = 80 x 10^9 bytes) or KiB, MiB, GiB, TiB (powers of 2: 80GiB =
+/// 80 x 2^30). A bare number, or K/M/G alone, is refused: nothing says which.
+std::optional<std::uint64_t> parse_memory_size(std::string_view text);
+
+/// What a memory size must be, suggesting the units for what was given:
+/// "a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes)".
+std::string memory_size_expectation(std::string_view text);
+
 /// Parses a size or a doubling range "LO:HI" (also "LO:HI:xF" for factor F)
 /// into the list of sizes it names. Nullopt on malformed text, LO > HI, or a
 /// range of more than 4096 sizes.

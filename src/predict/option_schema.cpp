@@ -67,7 +67,7 @@ bool is_order(std::string_view t) { return parse_axis_order(t).has_value(); }
 bool is_backend(std::string_view t) { return parse_network_backend(t).has_value(); }
 bool is_host_cpu(std::string_view t) { return t == "intel" || t == "amd"; }
 bool is_memory_size(std::string_view t) {
-    const auto bytes = parse_byte_size(t);
+    const auto bytes = parse_memory_size(t);
     return bytes && *bytes > 0;
 }
 
@@ -142,8 +142,10 @@ const OptionDecl kOptions[] = {
     {.name = "order", .type = T::Text, .help = "parallel axes onto the network, innermost first",
      .default_text = "tp,cp,ep,dp,pp", .expected = "the five axes tp, cp, ep, dp, pp once each, innermost first",
      .accepts = is_order, .apply = set<&PredictOptions::order>},
-    {.name = "memory_limit", .type = T::Text, .help = "memory per GPU, like 80GiB", .default_text = "the device's capacity",
-     .expected = "a size like 80GiB", .accepts = is_memory_size, .apply = set<&PredictOptions::memory_limit>},
+    {.name = "memory_limit", .type = T::Text,
+     .help = "memory per GPU with its unit: 80GiB (2^30 bytes) or 80GB (10^9 bytes)",
+     .default_text = "the device's capacity", .expected = "a memory size with its unit, like 80GiB or 80GB",
+     .accepts = is_memory_size, .explain = memory_size_expectation, .apply = set<&PredictOptions::memory_limit>},
     // Overrides of the loaded model (sweeps).
     {.name = "layers", .target = G::Model, .help = "transformer layers", .apply_model = set_model<&ModelSpec::layers>},
     {.name = "hidden", .target = G::Model, .help = "hidden size", .apply_model = set_model<&ModelSpec::hidden>},
@@ -246,7 +248,10 @@ std::optional<OptionValue> parse_option_value(const OptionDecl& d, std::string_v
     expected = option_expectation(d);
     switch (d.type) {
         case OptionType::Text:
-            if (text.empty() || (d.accepts && !d.accepts(text))) return std::nullopt;
+            if (text.empty() || (d.accepts && !d.accepts(text))) {
+                if (d.explain && !text.empty()) expected = d.explain(text);
+                return std::nullopt;
+            }
             return OptionValue{0, std::string(text)};
         case OptionType::Boolean:
             if (text == "true" || text == "1" || text == "yes") return OptionValue{1, {}};
@@ -291,7 +296,8 @@ OptionValue option_value_from_config(const OptionDecl& d, const ConfigValue& v) 
 
 void check_option_text(const OptionDecl& d, const OptionValue& v, const InputLocation& where) {
     if (d.type != OptionType::Text) return;
-    if (v.text.empty() || (d.accepts && !d.accepts(v.text))) bad_value(where, v.text, option_expectation(d));
+    if (v.text.empty() || (d.accepts && !d.accepts(v.text)))
+        bad_value(where, v.text, d.explain && !v.text.empty() ? d.explain(v.text) : option_expectation(d));
 }
 
 std::string format_option_value(const OptionDecl& d, const OptionValue& v) {

@@ -50,6 +50,9 @@ struct OptionDecl {
     std::string_view aliases;       ///< more command-line spellings, ',' separated ("-m", "--sp")
     std::string_view expected;      ///< Text: what a value must be, for messages ("gpipe, 1f1b or interleaved")
     bool (*accepts)(std::string_view text) = nullptr;               ///< Text: whether a value means something
+    /// Text: what a refused value should have been, suggesting one from it
+    /// (replaces `expected` in the message); nullptr: `expected`.
+    std::string (*explain)(std::string_view refused) = nullptr;
     void (*apply)(PredictOptions& options, const OptionValue& value) = nullptr;  ///< target Option: sets it
     void (*apply_model)(ModelSpec& model, const OptionValue& value) = nullptr;   ///< target Model: overrides it
     /// target System: scales or overrides the loaded network or device

@@ -47,6 +47,7 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     in.system = resolved.system;
     in.backend = resolved.backend;
     out.system_label = resolved.label;
+    out.warnings = resolved.warnings;
     out.backend_label = std::string(network_backend_name(resolved.backend));
     in.device = resolved.device;
 
@@ -112,8 +113,9 @@ void check_plan(const PredictInputs& in) {
 
 double resolve_memory_limit(const PredictOptions& o) {
     if (o.memory_limit.empty()) return 0;
-    const auto bytes = parse_byte_size(o.memory_limit);
-    if (!bytes || *bytes == 0) throw OptionError("memory_limit", "expected a size like 80GiB, got '" + o.memory_limit + "'");
+    const auto bytes = parse_memory_size(o.memory_limit);
+    if (!bytes || *bytes == 0)
+        throw OptionError("memory_limit", "expected " + memory_size_expectation(o.memory_limit) + ", got '" + o.memory_limit + "'");
     return static_cast<double>(*bytes);
 }
 

@@ -39,6 +39,7 @@ void apply_scenario(const ConfigValue& scenario, PredictOptions& options);
 struct ResolvedPrediction {
     PredictInputs inputs;
     std::string model_label, system_label, backend_label;
+    std::vector<std::string> warnings;  ///< ResolvedSystem::warnings (a network file's implausible values)
 };
 
 /// Throws OptionError (core/error.h) naming the option whose value cannot be

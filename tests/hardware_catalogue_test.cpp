@@ -1,0 +1,383 @@
+// The hardware catalogue (presets/devices, presets/nics, presets/nccl): the
+// composed presets give the numbers of the tables they replaced, a cluster
+// from flags gives the numbers of its preset, a written preset reads back as
+// the same system, and the composer's derived figures follow from datasheets.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collective/collective_cost.h"
+#include "collective/comm_group.h"
+#include "config/config_readers.h"
+#include "config/hardware_catalogue.h"
+#include "config/named_file.h"
+#include "config/preset.h"
+#include "config/system_source.h"
+#include "config/toml_writer.h"
+#include "core/error.h"
+#include "predict/predict.h"
+#include "predict/predict_options.h"
+#include "run_dtcalc.h"
+#include "temp_file.h"
+
+using namespace dtcalc;
+using dtcalc::testing::write_temp_file;
+
+namespace {
+
+const std::vector<std::string> kDirs{DTCALC_PRESETS_DIR};
+const std::string kExpanded = std::string(DTCALC_PRESETS_DIR) + "/../tests/fixtures/expanded-presets/";
+const std::vector<std::string> kModels{std::string(DTCALC_PRESETS_DIR) + "/../models"};
+
+void same_network(const Network& a, const Network& b) {
+    REQUIRE(a.dimensions.size() == b.dimensions.size());
+    for (std::size_t i = 0; i < a.dimensions.size(); ++i) {
+        CHECK(a.dimensions[i].topology == b.dimensions[i].topology);
+        CHECK(a.dimensions[i].npus == b.dimensions[i].npus);
+        CHECK(a.dimensions[i].bandwidth_gbps == b.dimensions[i].bandwidth_gbps);
+        CHECK(a.dimensions[i].latency_ns == b.dimensions[i].latency_ns);
+    }
+}
+
+void same_nccl(const NcclParameters& a, const NcclParameters& b) {
+    CHECK(a.hardware.sm == b.hardware.sm);
+    CHECK(a.hardware.nvlinks_per_gpu == b.hardware.nvlinks_per_gpu);
+    CHECK(a.hardware.nvlink_link_gbps == b.hardware.nvlink_link_gbps);
+    CHECK(a.hardware.nvswitch == b.hardware.nvswitch);
+    CHECK(a.hardware.nics_per_node == b.hardware.nics_per_node);
+    CHECK(a.hardware.gpus_per_nic == b.hardware.gpus_per_nic);
+    CHECK(a.hardware.pcie_gen == b.hardware.pcie_gen);
+    CHECK(a.hardware.pcie_lanes == b.hardware.pcie_lanes);
+    CHECK(a.hardware.cpu == b.hardware.cpu);
+    CHECK(a.nvls == b.nvls);
+    CHECK(a.nvls_efficiency == b.nvls_efficiency);
+    CHECK(a.nvls_channels == b.nvls_channels);
+    CHECK(a.alltoall_nvlink_efficiency == b.alltoall_nvlink_efficiency);
+    CHECK(a.network_p2p_efficiency == b.network_p2p_efficiency);
+    CHECK(a.ll_bandwidth_factor == b.ll_bandwidth_factor);
+    CHECK(a.ll128_bandwidth_factor == b.ll128_bandwidth_factor);
+    CHECK(a.ll_max_bus_bandwidth == b.ll_max_bus_bandwidth);
+    CHECK(a.ll128_max_bandwidth_per_channel == b.ll128_max_bandwidth_per_channel);
+    CHECK(a.step_bytes == b.step_bytes);
+    CHECK(a.nvls_pipeline_bytes == b.nvls_pipeline_bytes);
+    CHECK(a.ll128 == b.ll128);
+    CHECK(a.tree_bandwidth_factor == b.tree_bandwidth_factor);
+    CHECK(a.tree_ll_bandwidth_factor == b.tree_ll_bandwidth_factor);
+    CHECK(a.tree_ll128_bandwidth_factor == b.tree_ll128_bandwidth_factor);
+    CHECK(a.tree_max_bandwidth_per_channel == b.tree_max_bandwidth_per_channel);
+    CHECK(a.tree_ll128_max_bandwidth_per_channel == b.tree_ll128_max_bandwidth_per_channel);
+    CHECK(a.nvls_tree_max_bandwidth_per_channel == b.nvls_tree_max_bandwidth_per_channel);
+    CHECK(a.tree_correction == b.tree_correction);
+    CHECK(a.pat_bandwidth_factor == b.pat_bandwidth_factor);
+    CHECK(a.pat_per_rank_latency_us == b.pat_per_rank_latency_us);
+    CHECK(a.pat_network_latency_divisor == b.pat_network_latency_divisor);
+    CHECK(a.p2p_latency_us == b.p2p_latency_us);
+    CHECK(a.p2p_nvlink_chunk_bytes == b.p2p_nvlink_chunk_bytes);
+    CHECK(a.p2p_network_chunk_bytes == b.p2p_network_chunk_bytes);
+    CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
+    CHECK(a.p2p_per_channel_net_bandwidth == b.p2p_per_channel_net_bandwidth);
+    CHECK(a.base_latency_us == b.base_latency_us);
+    CHECK(a.nvlink_latency_us == b.nvlink_latency_us);
+    CHECK(a.network_latency_us == b.network_latency_us);
+    CHECK(a.ring_plateau_factor == b.ring_plateau_factor);
+}
+
+void same_device(const TrainingDevice& a, const TrainingDevice& b) {
+    CHECK(a.peak_tflops_bf16 == b.peak_tflops_bf16);
+    CHECK(a.peak_tflops_fp8 == b.peak_tflops_fp8);
+    CHECK(a.hbm_gbps == b.hbm_gbps);
+    CHECK(a.hbm_capacity_bytes == b.hbm_capacity_bytes);
+    CHECK(a.gemm_efficiency.points == b.gemm_efficiency.points);
+    CHECK(a.fp8_gemm_efficiency.points == b.fp8_gemm_efficiency.points);
+    CHECK(a.attention_efficiency == b.attention_efficiency);
+    CHECK(a.memory_efficiency == b.memory_efficiency);
+}
+
+void same_system(const SystemConfig& a, const SystemConfig& b) {
+    CHECK(a.endpoint_delay_ns == b.endpoint_delay_ns);
+    CHECK(a.active_chunks_per_dimension == b.active_chunks_per_dimension);
+    CHECK(a.preferred_dataset_splits == b.preferred_dataset_splits);
+    CHECK(a.local_mem_bw_gbps == b.local_mem_bw_gbps);
+    CHECK(a.peak_perf_tflops == b.peak_perf_tflops);
+}
+
+// Every collective on every backend at sizes 1 KiB .. 1 GiB, the same to the bit.
+void same_collectives(const Network& na, const SystemConfig& sa, const Network& nb, const SystemConfig& sb, bool nccl) {
+    std::vector<NetworkBackend> backends{NetworkBackend::AstraUnaware, NetworkBackend::AstraAware};
+    if (nccl) backends.push_back(NetworkBackend::Nccl);
+    for (NetworkBackend backend : backends)
+        for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
+                                    CollectiveKind::AllToAll})
+            for (std::uint64_t bytes = 1024; bytes <= (1ULL << 30); bytes *= 32) {
+                CollectiveQuery q;
+                q.kind = kind;
+                q.bytes = bytes;
+                q.group = whole_network_group(na);
+                const double a = collective_time(na, sa, backend, q).time_ns;
+                q.group = whole_network_group(nb);
+                const double b = collective_time(nb, sb, backend, q).time_ns;
+                INFO(network_backend_name(backend), " ", bytes);
+                CHECK(a == b);
+            }
+}
+
+PredictResult predicted(PredictOptions o) {
+    o.model = "llama2-7b";
+    o.tp = 8;
+    o.gbs = 64;
+    const ResolvedPrediction r = resolve_prediction(o, kDirs, kModels);
+    return predict(r.inputs);
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("the composed presets are the tables they replaced (tests/fixtures/expanded-presets)") {
+    for (const char* name : {"h100-ib-ndr400", "hgx-h100", "dgx-a100", "a100-ib-hdr200"}) {
+        INFO(name);
+        const Preset composed = load_preset(name, kDirs);
+        const Preset expanded = load_preset(kExpanded + name + ".toml", kDirs);
+        CHECK(composed.backend == expanded.backend);
+        same_network(composed.network, expanded.network);
+        same_system(composed.system, expanded.system);
+        same_device(composed.training_device(), expanded.training_device());
+        REQUIRE(composed.nccl);
+        same_nccl(*composed.nccl, *expanded.nccl);
+        same_collectives(composed.network, composed.system, expanded.network, expanded.system, true);
+    }
+}
+
+TEST_CASE("a cluster from flags gives exactly the numbers of the equivalent preset") {
+    struct Case {
+        const char* preset;
+        const char* gpu;
+        const char* nic;
+        long long nodes;
+    };
+    for (const Case& c : {Case{"h100-ib-ndr400", "h100-sxm", "ndr400", 16}, Case{"a100-ib-hdr200", "a100-80gb-sxm", "hdr200", 16},
+                          Case{"hgx-h100", "h100-sxm", "", 1}, Case{"dgx-a100", "a100-80gb-sxm", "", 1}}) {
+        INFO(c.preset);
+        SystemSource flags;
+        flags.gpu = c.gpu;
+        flags.nic = c.nic;
+        flags.gpus_per_node = 8;
+        flags.nodes = c.nodes;
+        if (c.nodes > 1) flags.nics_per_node = 8;
+        SystemSource preset;
+        preset.preset = c.preset;
+        const ResolvedSystem a = resolve_system(flags, kDirs);
+        const ResolvedSystem b = resolve_system(preset, kDirs);
+        CHECK(a.backend == b.backend);
+        same_network(a.network, b.network);
+        same_system(a.system, b.system);
+        same_device(a.device, b.device);
+        same_nccl(*a.system.nccl, *b.system.nccl);
+        same_collectives(a.network, a.system, b.network, b.system, true);
+
+        PredictOptions po;
+        po.preset = c.preset;
+        PredictOptions fo;
+        fo.gpu = c.gpu;
+        fo.nic = c.nic;
+        fo.gpus_per_node = 8;
+        fo.nodes = c.nodes;
+        const PredictResult pa = predicted(po), fa = predicted(fo);
+        CHECK(pa.iteration_ns == fa.iteration_ns);
+        CHECK(pa.exposed_comm_ns == fa.exposed_comm_ns);
+        CHECK(pa.memory.breakdown.total() == fa.memory.breakdown.total());
+        CHECK(pa.memory_limit_bytes == fa.memory_limit_bytes);
+    }
+    SUBCASE("--nodes and --gpus-per-node reshape the preset as they build the cluster") {
+        PredictOptions po;
+        po.preset = "h100-ib-ndr400";
+        po.nodes = 4;
+        po.gpus_per_node = 4;
+        PredictOptions fo;
+        fo.gpu = "h100-sxm";
+        fo.nodes = 4;
+        fo.gpus_per_node = 4;
+        fo.nics_per_node = 8;  // the preset keeps its 8 NICs per node when reshaped
+        fo.nic = "ndr400";
+        CHECK(predicted(po).iteration_ns == predicted(fo).iteration_ns);
+    }
+}
+
+TEST_CASE("the composer's figures follow from the datasheets") {
+    auto cluster = [](const char* gpu, long long nodes, const char* nic = "", long long gpus = 8) {
+        SystemSource s;
+        s.gpu = gpu;
+        s.nic = nic;
+        s.nodes = nodes;
+        s.gpus_per_node = gpus;
+        return resolve_system(s, kDirs);
+    };
+    // H200: 18 NVLinks x 25 GB/s per direction = 450 GB/s; NDR 400 Gb/s / 8 = 50 GB/s (DGX H200's NIC).
+    const ResolvedSystem h200 = cluster("h200", 16);
+    REQUIRE(h200.network.dimensions.size() == 2);
+    CHECK(h200.network.dimensions[0].bandwidth_gbps == 450.0);
+    CHECK(h200.network.dimensions[1].bandwidth_gbps == 50.0);
+    CHECK(h200.network.total_npus() == 128);
+    CHECK(h200.device.hbm_capacity_bytes == 141.0 * 1073741824.0);
+    CHECK(h200.device.hbm_gbps == 4800.0);
+    CHECK(h200.device.efficiency_assumed_from == "h100-sxm");
+    CHECK(h200.backend == NetworkBackend::Nccl);
+    // B200: NVLink 5, 18 x 50 = 900 GB/s per direction (1.8 TB/s both); XDR 800 Gb/s = 100 GB/s.
+    const ResolvedSystem b200 = cluster("b200", 2, "xdr800");
+    CHECK(b200.network.dimensions[0].bandwidth_gbps == 900.0);
+    CHECK(b200.network.dimensions[1].bandwidth_gbps == 100.0);
+    CHECK(b200.system.nccl->hardware.sm == 100);
+    // MI300X: a full mesh of 7 Infinity Fabric links at 64 GB/s per direction; no NCCL.
+    const ResolvedSystem mi = cluster("mi300x", 2);
+    CHECK(mi.network.dimensions[0].topology == Topology::FullyConnected);
+    CHECK(mi.network.dimensions[0].bandwidth_gbps == 64.0);
+    CHECK(mi.backend == NetworkBackend::AstraUnaware);
+    CHECK(mi.device.peak_tflops_bf16 == 1307.4);
+    // H100 PCIe: peers over PCIe Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8 bits = 63.0154 GB/s.
+    const ResolvedSystem pcie = cluster("h100-pcie", 1, "ndr400");
+    CHECK(pcie.network.dimensions[0].bandwidth_gbps == doctest::Approx(32.0 * 16 * 128 / 130 / 8));
+    CHECK(pcie.system.nccl->hardware.nvlinks_per_gpu == 0);
+    CHECK_FALSE(pcie.system.nccl->hardware.nvswitch);
+    // A100 40GB: no fp8 peak, so no fp8 curve borrowed; the bf16 curve is H100's.
+    const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
+    CHECK(a100.device.peak_tflops_fp8 == 0);
+    CHECK(a100.device.fp8_gemm_efficiency.points.empty());
+    CHECK(a100.device.gemm_efficiency.points.size() == 4);
+    CHECK(a100.device.hbm_capacity_bytes == 40.0 * 1073741824.0);
+    // NCCL's llMaxBws across nodes follows the host CPU: AMD 22.5 / 19.0, Intel 39.0 / 20.4.
+    CHECK(cluster("a100-80gb-sxm", 2).system.nccl->ll_max_bus_bandwidth == NcclPerNodeBucket{87.7, 22.5, 19.0});
+    CHECK(h200.system.nccl->ll_max_bus_bandwidth == NcclPerNodeBucket{141.0, 39.0, 20.4});
+    // Four GPUs per node with 8 NICs: one NIC per GPU at most; 8 GPUs on 4 NICs share two each.
+    SystemSource four;
+    four.gpu = "h100-sxm";
+    four.nodes = 2;
+    four.gpus_per_node = 8;
+    four.nics_per_node = 4;
+    CHECK(resolve_system(four, kDirs).system.nccl->hardware.gpus_per_nic == 2);
+}
+
+TEST_CASE("a preset written out reads back as the same system") {
+    std::vector<std::string> names = toml_names_in(kDirs);
+    REQUIRE(names.size() >= 11);
+    for (const std::string& name : names) {
+        INFO(name);
+        const Preset p = load_preset(name, kDirs);
+        const std::string path = write_temp_file("roundtrip-" + name + ".toml", write_toml(p.tree, {"a comment"}));
+        const Preset back = load_preset(path, {});
+        CHECK(back.name == p.name);
+        CHECK(back.backend == p.backend);
+        same_network(back.network, p.network);
+        same_system(back.system, p.system);
+        same_device(back.training_device(), p.training_device());
+        if (p.nccl) same_nccl(*back.nccl, *p.nccl);
+        same_collectives(back.network, back.system, p.network, p.system, p.nccl.has_value());
+    }
+    SUBCASE("through the command line: dtcalc preset --gpu ... --write, then --preset") {
+        const std::string path = write_temp_file("written-cluster.toml", "");
+        const auto w = dtcalc::testing::run_dtcalc("preset --gpu h200 --gpus-per-node 8 --nodes 4 --nic ndr400 "
+                                                   "--nics-per-node 8 --write " + path);
+        REQUIRE(w.exit_code == 0);
+        const std::string query = "collective all-reduce --size 1KiB:1GiB:x32 --format csv ";
+        const auto a = dtcalc::testing::run_dtcalc(query + "--preset " + path, false);
+        const auto b = dtcalc::testing::run_dtcalc(query + "--gpu h200 --gpus-per-node 8 --nodes 4 --nic ndr400 --nics-per-node 8", false);
+        REQUIRE(a.exit_code == 0);
+        REQUIRE(b.exit_code == 0);
+        CHECK(a.out == b.out);
+        const std::string plan = "predict --model llama2-7b --tp 8 --gbs 64 --format csv ";
+        const auto pa = dtcalc::testing::run_dtcalc(plan + "--preset " + path, false);
+        const auto pb = dtcalc::testing::run_dtcalc(plan + "--gpu h200 --nodes 4 --nic ndr400", false);
+        REQUIRE(pa.exit_code == 0);
+        // The same numbers; only the system's label differs.
+        const auto numbers = [](const std::string& csv) { return csv.substr(csv.find(",32,")); };
+        CHECK(numbers(pa.out.substr(pa.out.find('\n'))) == numbers(pb.out.substr(pb.out.find('\n'))));
+    }
+}
+
+TEST_CASE("catalogue errors name the flag, or the file and line") {
+    SystemSource s;
+    s.gpu = "h300";
+    CHECK(error_of([&] { resolve_system(s, kDirs); }).starts_with("gpu: no GPU named 'h300' (known: a100-40gb-sxm, "));
+    s.gpu = "h100-sxm";
+    s.gpus_per_node = 16;
+    CHECK(error_of([&] { resolve_system(s, kDirs); }) ==
+          "gpus_per_node: h100-sxm takes 1 to 8 GPUs per node (nvswitch), got 16");
+    s.gpus_per_node.reset();
+    s.nic = "ndr800";
+    CHECK(error_of([&] { resolve_system(s, kDirs); }).starts_with("nic: no NIC named 'ndr800' (known: hdr200, ndr400,"));
+    SystemSource mi;
+    mi.gpu = "mi300x";
+    mi.backend = "nccl";
+    CHECK(error_of([&] { resolve_system(mi, kDirs); }).find("mi300x has no NCCL tables") != std::string::npos);
+    SystemSource nic_only;
+    nic_only.preset = "hgx-h100";
+    nic_only.nic = "ndr400";
+    CHECK(error_of([&] { resolve_system(nic_only, kDirs); }) ==
+          "nic: describes a cluster from the catalogue: give --gpu too");
+    SystemSource both;
+    both.preset = "hgx-h100";
+    both.gpu = "h200";
+    CHECK(error_of([&] { resolve_system(both, kDirs); }).starts_with("gpu: give either a GPU"));
+    SUBCASE("a composed preset: the error is at its key's line") {
+        const std::string path = write_temp_file("composed-bad.toml",
+                                                 "name = \"x\"\ndescription = \"x\"\nsources = [\"x\"]\nbackend = \"nccl\"\n"
+                                                 "gpu = \"h100-sxm\"\ngpus-per-node = 9\n");
+        CHECK(error_of([&] { load_preset(path, kDirs); }) ==
+              path + ":6:17: gpus-per-node: h100-sxm takes 1 to 8 GPUs per node (nvswitch), got 9");
+    }
+    SUBCASE("a device file with a misspelt key") {
+        const std::string dir = write_temp_file("catalogue/devices/typo.toml",
+                                                "name = \"typo\"\ndescription = \"x\"\nsources = [\"x\"]\ntdp-watts = 1\n"
+                                                "memory-type = \"x\"\n[compute]\npeak-tflops-bf16 = 1\n"
+                                                "hbm-bandwidth-gbps = 1\nhbm-capacity-gib = 1\n[interconnect]\n"
+                                                "fabric = \"nvswitch\"\nlinks-per-gpu = 1\nlink-bandwith-gbps = 1\n");
+        const std::string root = std::filesystem::path(dir).parent_path().parent_path().string();
+        SystemSource t;
+        t.gpu = "typo";
+        t.gpus_per_node = 1;
+        t.nic = "ndr400";
+        const std::string message = error_of([&] { resolve_system(t, {root, DTCALC_PRESETS_DIR}); });
+        CHECK(message.find("link-bandwidth-gbps") != std::string::npos);
+        CHECK(message.find("typo.toml") != std::string::npos);
+    }
+}
+
+TEST_CASE("dtcalc list gpus, nics and frameworks") {
+    const auto gpus = dtcalc::testing::run_dtcalc("list gpus");
+    REQUIRE(gpus.exit_code == 0);
+    for (const char* name : {"a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "h200", "b200", "mi300x"})
+        CHECK(gpus.out.find(std::string("  ") + name + " ") != std::string::npos);
+    CHECK(gpus.out.find("assumed from h100-sxm") != std::string::npos);
+    const auto nics = dtcalc::testing::run_dtcalc("list nics");
+    REQUIRE(nics.exit_code == 0);
+    for (const char* name : {"hdr200", "ndr400", "xdr800", "roce400"}) CHECK(nics.out.find(name) != std::string::npos);
+    const auto frameworks = dtcalc::testing::run_dtcalc("list frameworks");
+    CHECK(frameworks.exit_code == 0);
+    const auto bad = dtcalc::testing::run_dtcalc("list gpu");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.out == "dtcalc: error: WHAT: expected models, presets, gpus, nics, frameworks or all, got 'gpu'\n");
+}
+
+TEST_CASE("reports say when a device's efficiencies are borrowed") {
+    const auto table = dtcalc::testing::run_dtcalc("predict --model llama2-7b --gpu h200 --tp 8 --gbs 64");
+    REQUIRE(table.exit_code == 0);
+    CHECK(table.out.find("efficiency assumed from h100-sxm, unvalidated") != std::string::npos);
+    const auto json = dtcalc::testing::run_dtcalc("predict --model llama2-7b --gpu h200 --tp 8 --gbs 64 --format json");
+    CHECK(json.out.find("\"efficiency_note\": \"efficiency assumed from h100-sxm, unvalidated\"") != std::string::npos);
+    const auto own = dtcalc::testing::run_dtcalc("predict --model llama2-7b --gpu h100-sxm --tp 8 --gbs 64");
+    CHECK(own.out.find("efficiency assumed") == std::string::npos);
+    const auto sweep = dtcalc::testing::run_dtcalc("sweep --model llama2-7b --gpu h200,h100-sxm --tp 8 --gbs 64");
+    REQUIRE(sweep.exit_code == 0);
+    CHECK(sweep.out.find("note: gpu h200, 1 node x 8: efficiency assumed from h100-sxm, unvalidated") != std::string::npos);
+    CHECK(sweep.out.find("gpu h100-sxm, 1 node x 8: efficiency") == std::string::npos);
+}
