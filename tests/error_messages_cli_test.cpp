@@ -128,8 +128,11 @@ TEST_CASE("error message: predict flags") {
         {head + "--recompute some", "--recompute: expected none, selective or full, got 'some'"},
         {head + "--precision fp4", "--precision: expected bf16 or fp8, got 'fp4'"},
         {head + "--order tp,dp", "--order: expected the five axes tp, cp, ep, dp, pp once each, innermost first, got 'tp,dp'"},
-        {head + "--memory-limit lots", "--memory-limit: expected a size like 80GiB, got 'lots'"},
-        {head + "--memory-limit 0", "--memory-limit: expected a size like 80GiB, got '0'"},
+        {head + "--memory-limit lots", "--memory-limit: expected a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes), got 'lots'"},
+        {head + "--memory-limit 0", "--memory-limit: expected a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes), got '0'"},
+        // A memory size needs its unit: 80GiB = 80 x 2^30 bytes, 80GB = 80 x 10^9.
+        {head + "--memory-limit 80", "--memory-limit: expected a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes), got '80'"},
+        {head + "--memory-limit 96G", "--memory-limit: expected a memory size with its unit: 96GiB (96 x 2^30 bytes) or 96GB (96 x 10^9 bytes), got '96G'"},
         // 0 and below stood for "the default" and were ignored without a word.
         {head + "--gbs=-5", "--gbs: expected a positive integer, got '-5'"},
         {head + "--seq 0", "--seq: expected a positive integer, got '0'"},
@@ -212,7 +215,7 @@ TEST_CASE("error message: run flags") {
 
 TEST_CASE("error message: list and route arguments") {
     check_errors({
-        {"list things", "WHAT: expected models, presets or all, got 'things'"},
+        {"list things", "WHAT: expected models, presets, gpus, nics, frameworks or all, got 'things'"},
         {"route 0 1 --preset lab-mesh-4x4 --format xml", "--format: expected table or json, got 'xml'"},
         {"route 0 1 --preset lab-mesh-4x4 --network " + network_yaml(), "--preset: give either --preset or --network, not both"},
     });
@@ -269,7 +272,7 @@ TEST_CASE("error message: options and arguments no command takes") {
         // A value no option or positional takes.
         {"predict --model llama2-70b --preset hgx-h100 --tp 8 extra",
          "unexpected argument 'extra'; `dtcalc predict --help` lists them"},
-        {"", "expected a command: collective, route, run, predict, sweep, list, export-chakra, gen-workload, astra, "
+        {"", "expected a command: collective, route, run, predict, sweep, list, preset, export-chakra, gen-workload, astra, "
              "validate (`dtcalc --help` says what each does)"},
     });
 }

@@ -278,7 +278,9 @@ TEST_CASE("error message: preset [compute] tables and backend") {
 }
 
 TEST_CASE("error message: [nccl] tables beyond the ones already pinned") {
-    const std::string text = read_file(std::string(DTCALC_PRESETS_DIR) + "/hgx-h100.toml");
+    // The expanded form of the shipped preset (the shipped one is composed of the catalogue).
+    const std::string text =
+        read_file(std::string(DTCALC_PRESETS_DIR) + "/../tests/fixtures/expanded-presets/hgx-h100.toml");
     auto line_of = [&](const std::string& start) {
         const std::size_t at = text.find("\n" + start);
         REQUIRE(at != std::string::npos);

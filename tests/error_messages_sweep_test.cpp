@@ -72,8 +72,8 @@ TEST_CASE("error message: sweep spec structure") {
         {"order = \"tp,dp\"\n",
          "spec.toml:1:9: order: expected the five axes tp, cp, ep, dp, pp once each, innermost first, got 'tp,dp'"},
         {"backend = \"fast\"\n", "spec.toml:1:11: backend: expected astra-unaware, astra-aware or nccl, got 'fast'"},
-        {"memory_limit = \"lots\"\n", "spec.toml:1:16: memory_limit: expected a size like 80GiB, got 'lots'"},
-        {"memory_limit = \"0\"\n", "spec.toml:1:16: memory_limit: expected a size like 80GiB, got '0'"},
+        {"memory_limit = \"lots\"\n", "spec.toml:1:16: memory_limit: expected a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes), got 'lots'"},
+        {"memory_limit = \"0\"\n", "spec.toml:1:16: memory_limit: expected a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes), got '0'"},
     };
     for (const TextCase& c : cases) {
         CAPTURE(c.input);

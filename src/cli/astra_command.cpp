@@ -76,7 +76,7 @@ void run(const AstraOptions& options) {
     files.backend = parse_backend(options.backend);
 
     const chakra::AstraRun result = chakra::run_astra(files);
-    print_warnings(result.warnings);
+    const WarningsAtEnd warnings(result.warnings);
 
     if (!options.trace_json.empty()) {
         std::ofstream out(options.trace_json);

@@ -58,8 +58,12 @@ void check_layer_passes(long long passes, std::size_t layers) {
                                                      " x " + std::to_string(layers) + " = " + std::to_string(total));
 }
 
-void print_warnings(const std::vector<std::string>& warnings) {
-    for (const std::string& w : warnings) std::cerr << "dtcalc: warning: " << w << "\n";
+WarningsAtEnd::WarningsAtEnd(std::vector<std::string> warnings)
+    : warnings_(std::move(warnings)), exceptions_(std::uncaught_exceptions()) {}
+
+WarningsAtEnd::~WarningsAtEnd() {
+    if (std::uncaught_exceptions() > exceptions_) return;
+    for (const std::string& w : warnings_) std::cerr << "dtcalc: warning: " << w << "\n";
 }
 
 OutputFormat parse_output_format(const std::string& text) {

@@ -37,8 +37,20 @@ dtcalc::NcclForce parse_nccl_force(const ResolvedSystem& system, const std::stri
 /// than 1,000,000 layer passes is an InputError naming --passes.
 void check_layer_passes(long long passes, std::size_t layers);
 
-/// Prints each warning as one line on stderr: "dtcalc: warning: WHAT".
-void print_warnings(const std::vector<std::string>& warnings);
+/// Prints each warning as one line on stderr, "dtcalc: warning: WHAT", when
+/// the command ends with a result (after its output); nothing when it ends
+/// with an error, whose one line stays the only one.
+class WarningsAtEnd {
+public:
+    explicit WarningsAtEnd(std::vector<std::string> warnings);
+    ~WarningsAtEnd();
+    WarningsAtEnd(const WarningsAtEnd&) = delete;
+    WarningsAtEnd& operator=(const WarningsAtEnd&) = delete;
+
+private:
+    std::vector<std::string> warnings_;
+    int exceptions_;
+};
 
 OutputFormat parse_output_format(const std::string& text);  ///< throws InputError naming --format
 TimeUnit parse_units_flag(const std::string& text);          ///< throws InputError naming --units

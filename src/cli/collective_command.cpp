@@ -51,7 +51,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     source.nodes = options.nodes;  // build a cluster from --gpu, or reshape the preset
     source.gpus_per_node = options.gpus_per_node;
     ResolvedSystem sys = resolve_system(source, preset_dirs);
-    print_warnings(sys.warnings);
+    const WarningsAtEnd warnings(sys.warnings);
     CollectiveQuery query;
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;

@@ -52,7 +52,7 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
         source.nodes = options.nodes;
         source.gpus_per_node = options.gpus_per_node;
         ResolvedSystem sys = resolve_system(source, preset_dirs);
-        print_warnings(sys.warnings);
+        const WarningsAtEnd warnings(sys.warnings);
         w.graph = build_v1_training_graph(parse_v1_workload(c.workload), sys.network, c.passes);
         w.network = std::move(sys.network);
         w.system = std::move(sys.system);
@@ -68,7 +68,7 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
     options.nics_per_node = c.system.nics_per_node;
     options.host_cpu = c.system.host_cpu;
     const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
-    print_warnings(resolved.warnings);
+    const WarningsAtEnd warnings(resolved.warnings);
     check_plan(resolved.inputs);
     PredictResult result = predict(resolved.inputs);
     w.graph = std::move(result.step.graph);

@@ -122,7 +122,7 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
 
     std::optional<ResolvedSystem> sys;
     if (has_system) sys = resolve_system(o.system, preset_dirs);
-    if (sys) print_warnings(sys->warnings);
+    const WarningsAtEnd warnings(sys ? sys->warnings : std::vector<std::string>{});
     GemmParallelPlan plan;
     plan.strategy = *strategy;
     plan.packages = o.packages;

@@ -46,7 +46,7 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
     const TimeUnit unit = parse_units_flag(c.units);
     const OutputFormat format = parse_output_format(c.format);
     const ResolvedPrediction resolved = resolve();
-    print_warnings(resolved.warnings);
+    const WarningsAtEnd warnings(resolved.warnings);
     check_plan(resolved.inputs);
     // The graph only where its timeline or per-layer rows are written; the
     // numbers are the same either way (tests/sweep_replay_test.cpp).

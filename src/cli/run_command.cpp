@@ -37,7 +37,7 @@ void run_workload(const RunOptions& options, const std::vector<std::string>& pre
     if (options.passes < 1 || options.passes > 1000000)
         throw InputError({"--passes", 0, 0, ""}, "expected 1 to 1000000, got " + std::to_string(options.passes));
     const ResolvedSystem sys = resolve_system(options.system, preset_dirs);
-    print_warnings(sys.warnings);
+    const WarningsAtEnd warnings(sys.warnings);
     const V1Workload workload = parse_v1_workload(options.workload);
     check_layer_passes(options.passes, workload.layers.size());
     const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, options.passes);

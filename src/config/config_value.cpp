@@ -109,7 +109,8 @@ const ConfigValue& ConfigTableReader::required(std::string_view key) {
             if (edit_distance(name, key) * 3 > key.size()) continue;
             std::string at = "'" + name + "'";
             if (field.where.line > 0) at += " on line " + std::to_string(field.where.line);
-            throw InputError(where, "missing required key (is " + at + " a misspelling?)");
+            throw KeyProblem(where, "missing required key (is " + at + " a misspelling?)", KeyProblem::Kind::Misspelt,
+                             &table_, std::string(key), name);
         }
         throw InputError(where, "missing required key");
     }
@@ -192,8 +193,60 @@ void ConfigTableReader::finish() const {
             }
         }
         if (!best.empty()) message += " (did you mean '" + best + "'?)";
-        fail_at(value, message);
+        throw KeyProblem(value.where, message, KeyProblem::Kind::Unknown, &table_, name, "");
     }
+}
+
+KeyProblem::KeyProblem(InputLocation where, std::string what, Kind kind, const ConfigValue* table, std::string key,
+                       std::string misspelt)
+    : InputError(std::move(where), std::move(what)),
+      kind_(kind),
+      table_(table),
+      key_(std::move(key)),
+      misspelt_(std::move(misspelt)) {}
+
+namespace {
+
+ConfigValue* find_node(ConfigValue& node, const ConfigValue* target) {
+    if (&node == target) return &node;
+    for (auto& [name, value] : node.fields)
+        if (ConfigValue* found = find_node(value, target)) return found;
+    for (ConfigValue& item : node.items)
+        if (ConfigValue* found = find_node(item, target)) return found;
+    return nullptr;
+}
+
+}  // namespace
+
+bool patch_key_problem(ConfigValue& copy, const KeyProblem& problem) {
+    ConfigValue* table = find_node(copy, problem.table());
+    if (!table) return false;
+    auto& fields = table->fields;
+    const std::string& name = problem.kind() == KeyProblem::Kind::Unknown ? problem.key() : problem.misspelt();
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+        if (it->first != name) continue;
+        if (problem.kind() == KeyProblem::Kind::Unknown) fields.erase(it);
+        else it->first = problem.key();
+        return true;
+    }
+    return false;
+}
+
+void throw_all_problems(const ConfigValue& tree, const std::vector<InputError>& problems) {
+    if (problems.size() == 1) throw problems.front();
+    const std::string& file = tree.where.file;
+    std::string all;
+    for (const InputError& p : problems) {
+        InputLocation where = p.where();
+        if (where.file == file) where.file.clear();
+        std::string one = format_input_error(where, p.detail());
+        if (where.file.empty() && where.line > 0) {
+            // "4:1: key: ..." reads better as "line 4: key: ...".
+            one = "line " + std::to_string(where.line) + ": " + format_input_error({"", 0, 0, where.key}, p.detail());
+        }
+        all += (all.empty() ? "" : "; ") + one;
+    }
+    throw InputError({file, 0, 0, ""}, std::to_string(problems.size()) + " problems: " + all);
 }
 
 }  // namespace dtcalc

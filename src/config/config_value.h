@@ -74,6 +74,61 @@ private:
     std::vector<std::string> used_;
 };
 
+/// A key problem ConfigTableReader found: a key nobody reads (Unknown) or a
+/// required key missing where another key looks like its misspelling
+/// (Misspelt). `table` is the table it was found in, while the tree read is
+/// alive (read_reporting_all() uses it to note the problem and read on).
+class KeyProblem : public InputError {
+public:
+    enum class Kind { Unknown, Misspelt };
+    KeyProblem(InputLocation where, std::string what, Kind kind, const ConfigValue* table, std::string key,
+               std::string misspelt);
+    Kind kind() const { return kind_; }
+    const ConfigValue* table() const { return table_; }
+    const std::string& key() const { return key_; }            ///< Unknown: the key; Misspelt: the required key
+    const std::string& misspelt() const { return misspelt_; }  ///< Misspelt: the key that is there instead
+
+private:
+    Kind kind_;
+    const ConfigValue* table_;
+    std::string key_, misspelt_;
+};
+
+/// Reads `tree` with `read` and reports every key problem of the file at
+/// once: an unknown key is noted and dropped, a misspelt required key noted
+/// and read under its right name, and reading goes on; the first problem of
+/// another kind (a missing key, a bad value) ends it. No problem: `read`'s
+/// result. One: that error as it is. Several: one InputError at the file,
+/// "3 problems: 4:1: network.latencey: unknown key (did you mean 'latency'?); ...".
+template <class Read>
+auto read_reporting_all(const ConfigValue& tree, Read read) -> decltype(read(tree));
+
+/// The error read_reporting_all() throws for `problems` (at least one), of `tree`'s file.
+[[noreturn]] void throw_all_problems(const ConfigValue& tree, const std::vector<InputError>& problems);
+/// Applies a key problem to `copy` (drops or renames the key); false when the
+/// problem is not in `copy`.
+bool patch_key_problem(ConfigValue& copy, const KeyProblem& problem);
+
+template <class Read>
+auto read_reporting_all(const ConfigValue& tree, Read read) -> decltype(read(tree)) {
+    ConfigValue copy = tree;
+    std::vector<InputError> problems;
+    for (int round = 0; round < 1000; ++round) {
+        try {
+            if (problems.empty()) return read(copy);
+            read(copy);
+            break;
+        } catch (const KeyProblem& e) {
+            problems.push_back(e);
+            if (!patch_key_problem(copy, e)) break;
+        } catch (const InputError& e) {
+            problems.push_back(e);
+            break;
+        }
+    }
+    throw_all_problems(tree, problems);
+}
+
 /// Checks of single values, with errors naming the value's location.
 double as_positive_number(const ConfigValue& value);
 double as_non_negative_number(const ConfigValue& value);

@@ -130,10 +130,9 @@ struct Device {
     std::string memory_type;
 };
 
-Device read_device(const std::string& name_or_path, const std::vector<std::string>& preset_dirs) {
-    Device d;
-    d.file = load_item(name_or_path, preset_dirs, "devices", "GPU", "gpu");
-    ConfigTableReader r(d.file.root);
+// Reads a device file's tree into `d` (its pointers point into `root`).
+void fill_device(Device& d, const ConfigValue& root) {
+    ConfigTableReader r(root);
     d.name = r.string("name");
     d.description = r.string("description");
     d.sources = r.string_list("sources");
@@ -190,6 +189,18 @@ Device read_device(const std::string& name_or_path, const std::vector<std::strin
         n.finish();
     }
     r.finish();
+}
+
+Device read_device(const std::string& name_or_path, const std::vector<std::string>& preset_dirs) {
+    Device d;
+    d.file = load_item(name_or_path, preset_dirs, "devices", "GPU", "gpu");
+    // Every key problem of the file at once, then the real read.
+    read_reporting_all(d.file.root, [](const ConfigValue& tree) {
+        Device scratch;
+        fill_device(scratch, tree);
+        return 0;
+    });
+    fill_device(d, d.file.root);
     return d;
 }
 
@@ -202,10 +213,10 @@ struct Nic {
     std::string calibration_from;
 };
 
-Nic read_nic(const std::string& name_or_path, const std::vector<std::string>& preset_dirs, int depth = 0) {
-    Nic n;
-    n.file = load_item(name_or_path, preset_dirs, "nics", "NIC", "nic");
-    ConfigTableReader r(n.file.root);
+Nic read_nic(const std::string& name_or_path, const std::vector<std::string>& preset_dirs, int depth = 0);
+
+void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& preset_dirs, int depth) {
+    ConfigTableReader r(root);
     n.name = r.string("name");
     n.description = r.string("description");
     n.sources = r.string_list("sources");
@@ -227,6 +238,17 @@ Nic read_nic(const std::string& name_or_path, const std::vector<std::string>& pr
         in_range(n.channel, 1e-3, 1e4, "GB/s");
     }
     r.finish();
+}
+
+Nic read_nic(const std::string& name_or_path, const std::vector<std::string>& preset_dirs, int depth) {
+    Nic n;
+    n.file = load_item(name_or_path, preset_dirs, "nics", "NIC", "nic");
+    read_reporting_all(n.file.root, [&](const ConfigValue& tree) {
+        Nic scratch;
+        fill_nic(scratch, tree, preset_dirs, depth);
+        return 0;
+    });
+    fill_nic(n, n.file.root, preset_dirs, depth);
     return n;
 }
 

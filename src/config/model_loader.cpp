@@ -42,36 +42,38 @@ ListedLayer listed_layer(const ConfigValue& value) {
 ModelSpec load_model(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     const std::string path = find_named_toml(name_or_path, search_dirs, "model", "model");
     const ConfigValue root = read_toml_file(path);
-    ConfigTableReader r(root);
-    ModelSpec m;
-    m.name = r.string("name");
-    m.description = r.string("description");
-    m.sources = r.string_list("sources");
-    const ConfigValue& kind = r.required("kind");
-    if (as_string(kind) == "transformer") {
-        m.kind = ModelKind::Transformer;
-        m.layers = r.positive_integer("layers");
-        m.hidden = r.positive_integer("hidden");
-        m.ffn_hidden = r.positive_integer("ffn_hidden");
-        m.heads = r.positive_integer("heads");
-        m.kv_heads = r.has("kv_heads") ? r.positive_integer("kv_heads") : m.heads;
-        m.gated_mlp = r.boolean_flag("gated_mlp");
-        m.vocab = r.positive_integer("vocab");
-        m.seq = r.positive_integer("seq");
-        m.tied_embeddings = r.optional_boolean_flag("tied_embeddings").value_or(false);
-        m.experts = r.has("experts") ? r.positive_integer("experts") : 1;
-        m.top_k = r.has("top_k") ? r.positive_integer("top_k") : 1;
-        check_transformer(m, root);
-    } else if (as_string(kind) == "layers") {
-        m.kind = ModelKind::LayerList;
-        for (const ConfigValue& layer : r.list("layer")) m.listed.push_back(listed_layer(layer));
-        m.default_batch = r.positive_integer("batch_per_gpu");
-        m.seq = 1;
-    } else {
-        fail_at(kind, "expected 'transformer' or 'layers', got '" + kind.text + "'");
-    }
-    r.finish();
-    return m;
+    return read_reporting_all(root, [&](const ConfigValue& tree) {
+        ConfigTableReader r(tree);
+        ModelSpec m;
+        m.name = r.string("name");
+        m.description = r.string("description");
+        m.sources = r.string_list("sources");
+        const ConfigValue& kind = r.required("kind");
+        if (as_string(kind) == "transformer") {
+            m.kind = ModelKind::Transformer;
+            m.layers = r.positive_integer("layers");
+            m.hidden = r.positive_integer("hidden");
+            m.ffn_hidden = r.positive_integer("ffn_hidden");
+            m.heads = r.positive_integer("heads");
+            m.kv_heads = r.has("kv_heads") ? r.positive_integer("kv_heads") : m.heads;
+            m.gated_mlp = r.boolean_flag("gated_mlp");
+            m.vocab = r.positive_integer("vocab");
+            m.seq = r.positive_integer("seq");
+            m.tied_embeddings = r.optional_boolean_flag("tied_embeddings").value_or(false);
+            m.experts = r.has("experts") ? r.positive_integer("experts") : 1;
+            m.top_k = r.has("top_k") ? r.positive_integer("top_k") : 1;
+            check_transformer(m, tree);
+        } else if (as_string(kind) == "layers") {
+            m.kind = ModelKind::LayerList;
+            for (const ConfigValue& layer : r.list("layer")) m.listed.push_back(listed_layer(layer));
+            m.default_batch = r.positive_integer("batch_per_gpu");
+            m.seq = 1;
+        } else {
+            fail_at(kind, "expected 'transformer' or 'layers', got '" + kind.text + "'");
+        }
+        r.finish();
+        return m;
+    });
 }
 
 std::vector<std::string> list_models(const std::vector<std::string>& search_dirs) { return toml_names_in(search_dirs); }

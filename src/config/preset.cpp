@@ -156,11 +156,12 @@ Preset preset_from_tree(const ConfigValue& root, const std::string& path) {
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     const std::string path = find_named_toml(name_or_path, search_dirs, "preset", "preset");
     const ConfigValue root = read_toml_file(path);
-    if (!composed(root)) return preset_from_tree(root, path);
     // A composed preset finds its catalogue next to itself first.
     std::vector<std::string> dirs{std::filesystem::path(path).parent_path().string()};
     dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
-    return preset_from_tree(expand_composed(root, dirs), path);
+    return read_reporting_all(root, [&](const ConfigValue& tree) {
+        return composed(tree) ? preset_from_tree(expand_composed(tree, dirs), path) : preset_from_tree(tree, path);
+    });
 }
 
 Preset compose_preset(const ClusterRequest& request, const std::vector<std::string>& search_dirs) {
