@@ -14,11 +14,14 @@
 #include "collective/comm_group.h"
 #include "config/config_readers.h"
 #include "config/hardware_catalogue.h"
+#include "config/model_loader.h"
 #include "config/named_file.h"
 #include "config/preset.h"
 #include "config/system_source.h"
 #include "config/toml_writer.h"
 #include "core/error.h"
+#include "core/units.h"
+#include "network/plausible_links.h"
 #include "predict/predict.h"
 #include "predict/predict_options.h"
 #include "run_dtcalc.h"
@@ -380,4 +383,95 @@ TEST_CASE("reports say when a device's efficiencies are borrowed") {
     REQUIRE(sweep.exit_code == 0);
     CHECK(sweep.out.find("note: gpu h200, 1 node x 8: efficiency assumed from h100-sxm, unvalidated") != std::string::npos);
     CHECK(sweep.out.find("gpu h100-sxm, 1 node x 8: efficiency") == std::string::npos);
+}
+
+TEST_CASE("a file's key problems are reported all at once") {
+    // Two misspelt keys and an unknown one: one message lists the three, each at its line.
+    const std::string path = write_temp_file("three-problems.toml",
+                                             "name = \"p\"\n"
+                                             "description = \"p\"\n"
+                                             "sources = [\"s\"]\n"
+                                             "backend = \"astra-unaware\"\n"
+                                             "[network]\n"
+                                             "topology = [\"Ring\"]\n"
+                                             "npus_count = [8]\n"
+                                             "bandwith = [50.0]\n"
+                                             "latencey = [500.0]\n"
+                                             "[system]\n"
+                                             "scheduling-policy = \"LIFO\"\n"
+                                             "endpoint-delay = 10\n"
+                                             "active-chunks-per-dimension = 1\n"
+                                             "preferred-dataset-splits = 4\n"
+                                             "all-reduce-implementation = [\"ring\"]\n"
+                                             "all-gather-implementation = [\"ring\"]\n"
+                                             "reduce-scatter-implementation = [\"ring\"]\n"
+                                             "all-to-all-implementation = [\"ring\"]\n"
+                                             "collective-optimization = \"baseline\"\n"
+                                             "local-mem-bw = 50\n"
+                                             "colour = \"blue\"\n");
+    CHECK(error_of([&] { load_preset(path, {}); }) ==
+          path + ": 3 problems: line 5: network.bandwidth: missing required key (is 'bandwith' on line 8 a misspelling?); "
+                 "line 5: network.latency: missing required key (is 'latencey' on line 9 a misspelling?); "
+                 "line 21: system.colour: unknown key");
+    SUBCASE("one problem reads as before") {
+        const std::string one = write_temp_file("one-problem.toml",
+                                                "name = \"m\"\ndescription = \"m\"\nsources = [\"s\"]\nkind = \"transformer\"\n"
+                                                "layers = 2\nhiden = 64\nffn_hidden = 256\nheads = 4\ngated_mlp = false\n"
+                                                "vocab = 100\nseq = 8\n");
+        CHECK(error_of([&] { load_model(one, {}); }) == one + ": hidden: missing required key (is 'hiden' on line 6 a misspelling?)");
+    }
+    SUBCASE("a model: a misspelt key and a bad value after it") {
+        const std::string model = write_temp_file("model-problems.toml",
+                                                  "name = \"m\"\ndescription = \"m\"\nsources = [\"s\"]\nkind = \"transformer\"\n"
+                                                  "layer = 2\nhidden = 64\nffn_hidden = 256\nheads = 4\ngated_mlp = false\n"
+                                                  "vocab = 100\nseq = -5\n");
+        CHECK(error_of([&] { load_model(model, {}); }) ==
+              model + ": 2 problems: layers: missing required key (is 'layer' on line 5 a misspelling?); line 11: seq: "
+                      "expected a positive integer, got -5");
+    }
+}
+
+TEST_CASE("a network file outside the usual range for its topology: one warning line on stderr, after the result") {
+    // Ranges (network/plausible_links.h): 1-1,000 GB/s per link, 10 ns-10 us per hop (50 ns for a switch).
+    const std::string net = write_temp_file("implausible.yml", "topology: [ Ring ]\nnpus_count: [ 16 ]\n"
+                                                               "bandwidth: [ 50000 ]\nlatency: [ 1 ]\n");
+    const std::string sys = write_temp_file("implausible.json",
+                                            "{\"scheduling-policy\": \"LIFO\", \"endpoint-delay\": 10, "
+                                            "\"active-chunks-per-dimension\": 1, \"preferred-dataset-splits\": 4, "
+                                            "\"all-reduce-implementation\": [\"ring\"], \"all-gather-implementation\": [\"ring\"], "
+                                            "\"reduce-scatter-implementation\": [\"ring\"], \"all-to-all-implementation\": [\"ring\"], "
+                                            "\"collective-optimization\": \"baseline\", \"local-mem-bw\": 50}");
+    const auto r = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --format csv --network " + net +
+                                               " --system " + sys);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("dtcalc: warning: " + net + ": dimension 0 (Ring): bandwidth 50000 GB/s per link is outside the "
+                     "usual 1 to 1000 GB/s for a direct link (GB/s per direction, not Gb/s?)\n") != std::string::npos);
+    CHECK(r.out.find("dtcalc: warning: " + net + ": dimension 0 (Ring): latency 1 ns per hop is outside the usual 10 ns "
+                     "to 10 us for a direct link (ns per hop, not us?)\n") != std::string::npos);
+    // stdout holds the result alone.
+    const auto out = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --format csv --network " + net +
+                                                 " --system " + sys, false);
+    CHECK(out.out.find("warning") == std::string::npos);
+    // ASTRA-sim's validated HGX-H100 network (400 GB/s, 936.25 ns) is inside the ranges.
+    Network ok;
+    ok.dimensions.push_back({Topology::Switch, 8, 400.0, 936.25});
+    CHECK(implausible_links(ok).empty());
+    Network slow;
+    slow.dimensions.push_back({Topology::Switch, 8, 0.5, 20.0});
+    CHECK(implausible_links(slow).size() == 2);
+}
+
+TEST_CASE("memory sizes need their unit; 80GB is 10^9 bytes and shows as GiB") {
+    CHECK(parse_memory_size("80GiB") == 80ULL << 30);
+    CHECK(parse_memory_size("80GB") == 80'000'000'000ULL);
+    CHECK(parse_memory_size("512 MiB") == 512ULL << 20);
+    CHECK(parse_memory_size("4096B") == 4096);
+    CHECK_FALSE(parse_memory_size("80"));
+    CHECK_FALSE(parse_memory_size("80G"));
+    CHECK(memory_size_expectation("80") ==
+          "a memory size with its unit: 80GiB (80 x 2^30 bytes) or 80GB (80 x 10^9 bytes)");
+    // 80 x 10^9 / 2^30 = 74.505... GiB.
+    const auto r = dtcalc::testing::run_dtcalc("predict --model llama2-7b --preset hgx-h100 --tp 8 --gbs 8 --memory-limit 80GB");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("yes (fits 74.51 GiB)") != std::string::npos);
 }
