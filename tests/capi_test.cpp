@@ -47,6 +47,19 @@ TEST_CASE("C ABI: a collective from TOML text gives ASTRA-sim's HGX-H100 figure"
     CHECK(json[0]["npus"] == 8);
 }
 
+TEST_CASE("C ABI: a cluster from the hardware catalogue is the preset it is composed as") {
+    const std::string query = kPresetPath + "kind = \"all-reduce\"\nsize = \"1KiB:1GiB:x32\"\n";
+    const Answer preset = ask(dtcalc_collective, query + "preset = \"h100-ib-ndr400\"\n");
+    const Answer cluster = ask(dtcalc_collective, query + "gpu = \"h100-sxm\"\nnodes = 16\ngpus_per_node = 8\n"
+                                                          "nic = \"ndr400\"\nnics_per_node = 8\n");
+    REQUIRE(preset.status == DTCALC_OK);
+    REQUIRE(cluster.status == DTCALC_OK);
+    CHECK(preset.result == cluster.result);
+    const Answer predict = ask(dtcalc_predict, kPresetPath + "model = \"llama2-7b\"\ngpu = \"h200\"\ntp = 8\ngbs = 64\n");
+    REQUIRE(predict.status == DTCALC_OK);
+    CHECK(nlohmann::json::parse(predict.result)["efficiency_note"] == "efficiency assumed from h100-sxm, unvalidated");
+}
+
 TEST_CASE("C ABI: a prediction from JSON text is predict's JSON object") {
     const Answer a = ask(dtcalc_predict, std::string("{\"model\": \"llama2-70b\", \"preset\": \"lab-system1\", \"tp\": 8, ") +
                                              "\"gbs\": 64, \"seq\": 1024, \"preset_path\": \"" + DTCALC_PRESETS_DIR + "\"}");

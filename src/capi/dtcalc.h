@@ -51,7 +51,8 @@ const char* dtcalc_version(void);
 int dtcalc_predict(const char* settings, char** result, char** error);
 
 /* One collective, or a range of sizes: kind, size ("1MiB" or "1KiB:1GiB"),
- * npus or nodes + gpus_per_node, preset or network + system, backend.
+ * npus or nodes + gpus_per_node, preset or network + system or a cluster
+ * from the hardware catalogue (gpu, nic, nics_per_node, host_cpu), backend.
  * *result: `collective --format json`'s output. */
 int dtcalc_collective(const char* settings, char** result, char** error);
 

@@ -12,7 +12,6 @@
 #include "config/system_source.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "network/cluster_shape.h"
 #include "predict/predict_options.h"
 #include "report/collective_report.h"
 #include "report/predict_report.h"
@@ -126,16 +125,19 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (auto v = r.optional_string("network")) source.network_file = *v;
     if (auto v = r.optional_string("system")) source.system_file = *v;
     if (auto v = r.optional_string("backend")) source.backend = *v;
-    std::optional<long long> nodes, per_node, npus;
-    if (const ConfigValue* v = r.optional("nodes")) nodes = as_positive_integer(*v);
-    if (const ConfigValue* v = r.optional("gpus_per_node")) per_node = as_positive_integer(*v);
+    // A cluster from the hardware catalogue, as the command line's --gpu, --nic, ...
+    if (auto v = r.optional_string("gpu")) source.gpu = *v;
+    if (auto v = r.optional_string("nic")) source.nic = *v;
+    if (auto v = r.optional_string("host_cpu")) source.host_cpu = *v;
+    if (const ConfigValue* v = r.optional("nics_per_node")) source.nics_per_node = as_positive_integer(*v);
+    std::optional<long long> npus;
+    if (const ConfigValue* v = r.optional("nodes")) source.nodes = as_positive_integer(*v);
+    if (const ConfigValue* v = r.optional("gpus_per_node")) source.gpus_per_node = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("npus")) npus = as_positive_integer(*v);
     r.finish();
+    if ((source.nodes || source.gpus_per_node) && npus)
+        throw InputError({"npus", 0, 0, ""}, "give either npus or nodes/gpus_per_node, not both");
     ResolvedSystem sys = resolve_system(source, embedded_preset_dirs(&config, library_path));
-    if (nodes || per_node) {
-        if (npus) throw InputError({"npus", 0, 0, ""}, "give either npus or nodes/gpus_per_node, not both");
-        sys.network = shape_cluster(sys.network, nodes, per_node);
-    }
     CollectiveQuery query;
     query.kind = *kind;
     query.group = npus ? first_npus_group(sys.network, *npus, "npus") : whole_network_group(sys.network);
