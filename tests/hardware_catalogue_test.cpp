@@ -475,3 +475,23 @@ TEST_CASE("memory sizes need their unit; 80GB is 10^9 bytes and shows as GiB") {
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("yes (fits 74.51 GiB)") != std::string::npos);
 }
+
+TEST_CASE("collective on the nccl backend notes the constants taken from other hardware") {
+    const auto a100 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --preset a100-ib-hdr200 --format csv");
+    REQUIRE(a100.exit_code == 0);
+    // hdr200.toml: calibration-assumed-from = "ndr400"; ampere.toml: assumed alltoall-nvlink-efficiency.
+    CHECK(a100.out.find("dtcalc: note: nccl backend: NIC payload rates of hdr200 from ndr400, unvalidated\n") !=
+          std::string::npos);
+    CHECK(a100.out.find("dtcalc: note: nccl backend: alltoall-nvlink-efficiency from the H100 fit, unvalidated\n") !=
+          std::string::npos);
+    // b200.toml: sm 100 on NCCL's sm90 tables.
+    const auto b200 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --gpu b200 --format csv");
+    CHECK(b200.out.find("dtcalc: note: nccl backend: NCCL's sm90 tables (hopper) for b200 (sm100), unvalidated\n") !=
+          std::string::npos);
+    // The calibrated H100/NDR cluster has nothing to note; nor has another backend.
+    const auto h100 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --preset h100-ib-ndr400 --format csv");
+    CHECK(h100.out.find("note") == std::string::npos);
+    const auto astra = dtcalc::testing::run_dtcalc(
+        "collective all-reduce --size 1MiB --preset a100-ib-hdr200 --backend astra-aware --format csv");
+    CHECK(astra.out.find("note") == std::string::npos);
+}

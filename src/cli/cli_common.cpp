@@ -58,12 +58,12 @@ void check_layer_passes(long long passes, std::size_t layers) {
                                                      " x " + std::to_string(layers) + " = " + std::to_string(total));
 }
 
-WarningsAtEnd::WarningsAtEnd(std::vector<std::string> warnings)
-    : warnings_(std::move(warnings)), exceptions_(std::uncaught_exceptions()) {}
+WarningsAtEnd::WarningsAtEnd(std::vector<std::string> warnings, std::string kind)
+    : warnings_(std::move(warnings)), kind_(std::move(kind)), exceptions_(std::uncaught_exceptions()) {}
 
 WarningsAtEnd::~WarningsAtEnd() {
     if (std::uncaught_exceptions() > exceptions_) return;
-    for (const std::string& w : warnings_) std::cerr << "dtcalc: warning: " << w << "\n";
+    for (const std::string& w : warnings_) std::cerr << "dtcalc: " << kind_ << ": " << w << "\n";
 }
 
 OutputFormat parse_output_format(const std::string& text) {

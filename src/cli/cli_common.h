@@ -42,13 +42,14 @@ void check_layer_passes(long long passes, std::size_t layers);
 /// with an error, whose one line stays the only one.
 class WarningsAtEnd {
 public:
-    explicit WarningsAtEnd(std::vector<std::string> warnings);
+    explicit WarningsAtEnd(std::vector<std::string> warnings, std::string kind = "warning");
     ~WarningsAtEnd();
     WarningsAtEnd(const WarningsAtEnd&) = delete;
     WarningsAtEnd& operator=(const WarningsAtEnd&) = delete;
 
 private:
     std::vector<std::string> warnings_;
+    std::string kind_;
     int exceptions_;
 };
 

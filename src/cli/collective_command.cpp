@@ -52,6 +52,11 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     source.gpus_per_node = options.gpus_per_node;
     ResolvedSystem sys = resolve_system(source, preset_dirs);
     const WarningsAtEnd warnings(sys.warnings);
+    // The nccl backend on constants borrowed from other hardware says so (stderr, after the result).
+    std::vector<std::string> assumed;
+    if (sys.backend == NetworkBackend::Nccl && sys.system.nccl)
+        for (const std::string& a : sys.system.nccl->assumed) assumed.push_back("nccl backend: " + a + ", unvalidated");
+    const WarningsAtEnd notes(assumed, "note");
     CollectiveQuery query;
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;

@@ -374,6 +374,7 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
     // NCCL's tables for the GPU's generation.
     std::optional<Item> tables;
     std::vector<std::string> table_sources;
+    std::optional<int> tables_sm;  // the GPU generation the tables are NCCL's for
     ConfigValue nccl;
     if (d.has_nccl) {
         tables = load_item(as_string(*d.tables), preset_dirs, "nccl", "NCCL table set", "gpu");
@@ -381,6 +382,7 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         t.string("name");
         t.string("description");
         table_sources = t.string_list("sources");
+        tables_sm = as_positive_integer(t.required("sm"));
         nccl = t.required("nccl");
         t.finish();
         if (nccl.type != ConfigValue::Type::Table) fail_at(nccl, "expected a table [nccl]");
@@ -480,6 +482,16 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
             if (key == "alltoall-nvlink-efficiency") put(out, "network-p2p-efficiency", nic.payload);
         }
         if (!out.find("network-p2p-efficiency")) put(out, "network-p2p-efficiency", nic.payload);
+        // What is borrowed from other hardware, for reports to say.
+        std::vector<ConfigValue> assumed;
+        if (const ConfigValue* a = nccl.find("assumed"); a && a->type == ConfigValue::Type::List) assumed = a->items;
+        if (!nic.calibration_from.empty())
+            assumed.push_back(text_value("NIC payload rates of " + nic.name + " from " + nic.calibration_from, here));
+        if (tables_sm && as_positive_integer(*d.sm) != *tables_sm)
+            assumed.push_back(text_value(fmt::format("NCCL's sm{} tables ({}) for {} (sm{})", *tables_sm,
+                                                     as_string(*d.tables), d.name, as_positive_integer(*d.sm)),
+                                         here));
+        if (!assumed.empty()) put(out, "assumed", list_value(std::move(assumed), here));
         put(root, "nccl", std::move(out));
     }
     return root;

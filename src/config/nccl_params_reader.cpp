@@ -87,6 +87,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
     p.ring_plateau_factor = r.positive_number("ring-plateau-factor");
+    if (r.has("assumed")) p.assumed = r.string_list("assumed");
 
     {
         ConfigTableReader c(r.required("protocol"));

@@ -14,7 +14,9 @@
 // send/recv as grouped point-to-point); protocols LL, LL128, Simple.
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace dtcalc {
 
@@ -113,6 +115,10 @@ struct NcclParameters {
     NcclPerAlgorithm nvlink_latency_us{};   ///< per intra-node step
     NcclPerAlgorithm network_latency_us{};  ///< per inter-node step
     double ring_plateau_factor = 1;         ///< NCCL's selection-only multi-node ring latency factor
+
+    /// What of these constants was not measured on this hardware but taken
+    /// from other hardware (the preset's `assumed` list); reports say so.
+    std::vector<std::string> assumed;
 };
 
 /// What NCCL_ALGO / NCCL_PROTO would force for one collective (--algo /
