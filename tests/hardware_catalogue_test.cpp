@@ -495,3 +495,40 @@ TEST_CASE("collective on the nccl backend notes the constants taken from other h
         "collective all-reduce --size 1MiB --preset a100-ib-hdr200 --backend astra-aware --format csv");
     CHECK(astra.out.find("note") == std::string::npos);
 }
+
+TEST_CASE("every catalogue GPU composes a cluster that writes out and reads back as itself") {
+    for (const std::string& gpu : toml_names_in(catalogue_dirs(kDirs, "devices"))) {
+        INFO(gpu);
+        ClusterRequest rq;
+        rq.gpu = gpu;
+        rq.gpus_per_node = 4;
+        rq.nodes = 2;
+        rq.nic = "ndr400";
+        const Preset p = compose_preset(rq, kDirs);
+        CHECK(p.network.total_npus() == 8);
+        const std::string path = write_temp_file("device-" + gpu + ".toml", write_toml(p.tree));
+        const Preset back = load_preset(path, {});
+        same_network(back.network, p.network);
+        same_system(back.system, p.system);
+        same_device(back.training_device(), p.training_device());
+        CHECK(back.training_device().efficiency_assumed_from == p.training_device().efficiency_assumed_from);
+        if (p.nccl) same_nccl(*back.nccl, *p.nccl);
+        same_collectives(back.network, back.system, p.network, p.system, p.nccl.has_value());
+    }
+}
+
+TEST_CASE("dtcalc preset: what it needs") {
+    using dtcalc::testing::run_dtcalc;
+    CHECK(run_dtcalc("preset").out ==
+          "dtcalc: error: NAME: missing: give a preset NAME, or a cluster (--gpu and its flags)\n");
+    CHECK(run_dtcalc("preset hgx-h100 --gpu h200").out ==
+          "dtcalc: error: --gpu: give either a preset or a cluster from the catalogue, not both\n");
+    const auto bad = run_dtcalc("preset hgx-h100 --write /nonexistent-dir/x.toml");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.out == "dtcalc: error: --write: cannot write '/nonexistent-dir/x.toml'\n");
+    // Printed without --write: the file's text, which names the preset.
+    const auto printed = run_dtcalc("preset dgx-a100", false);
+    REQUIRE(printed.exit_code == 0);
+    CHECK(printed.out.find("name = \"dgx-a100\"\n") != std::string::npos);
+    CHECK(printed.out.find("[nccl.hardware]\n") != std::string::npos);
+}
