@@ -410,8 +410,8 @@ TEST_CASE("a file's key problems are reported all at once") {
                                              "local-mem-bw = 50\n"
                                              "colour = \"blue\"\n");
     CHECK(error_of([&] { load_preset(path, {}); }) ==
-          path + ": 3 problems: line 5: network.bandwidth: missing required key (is 'bandwith' on line 8 a misspelling?); "
-                 "line 5: network.latency: missing required key (is 'latencey' on line 9 a misspelling?); "
+          path + ": 3 problems: network.bandwidth: missing required key (is 'bandwith' on line 8 a misspelling?); "
+                 "network.latency: missing required key (is 'latencey' on line 9 a misspelling?); "
                  "line 21: system.colour: unknown key");
     SUBCASE("one problem reads as before") {
         const std::string one = write_temp_file("one-problem.toml",

@@ -239,6 +239,8 @@ void throw_all_problems(const ConfigValue& tree, const std::vector<InputError>& 
     for (const InputError& p : problems) {
         InputLocation where = p.where();
         if (where.file == file) where.file.clear();
+        // A missing key's place is its table's header; its message names the line of the misspelling.
+        if (p.detail().starts_with("missing required key")) where.line = 0;
         std::string one = format_input_error(where, p.detail());
         if (where.file.empty() && where.line > 0) {
             // "4:1: key: ..." reads better as "line 4: key: ...".
