@@ -6,7 +6,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -531,4 +534,55 @@ TEST_CASE("dtcalc preset: what it needs") {
     REQUIRE(printed.exit_code == 0);
     CHECK(printed.out.find("name = \"dgx-a100\"\n") != std::string::npos);
     CHECK(printed.out.find("[nccl.hardware]\n") != std::string::npos);
+}
+
+TEST_CASE("every command that takes a preset takes the same cluster from flags, with the same numbers") {
+    using dtcalc::testing::run_dtcalc;
+    const std::string flags = "--gpu h100-sxm --gpus-per-node 8 --nodes 16 --nic ndr400 --nics-per-node 8";
+    const std::string preset = "--preset h100-ib-ndr400";
+    // The first line names the system; every line after it must agree.
+    auto after_first_line = [](const std::string& text) { return text.substr(text.find('\n')); };
+    SUBCASE("run") {
+        const std::string cmd = "run " + std::string(DTCALC_VALIDATION_DIR) + "/workloads/DLRM_HybridParallel.txt --backend astra-unaware ";
+        const auto a = run_dtcalc(cmd + flags, false), b = run_dtcalc(cmd + preset, false);
+        REQUIRE(a.exit_code == 0);
+        REQUIRE(b.exit_code == 0);
+        CHECK(after_first_line(a.out) == after_first_line(b.out));
+    }
+    SUBCASE("sweep") {
+        const std::string cmd = "sweep --model llama2-7b --tp 4,8 --gbs 128 --quiet ";
+        const auto a = run_dtcalc(cmd + flags, false), b = run_dtcalc(cmd + preset, false);
+        REQUIRE(a.exit_code == 0);
+        REQUIRE(b.exit_code == 0);
+        // The flags are columns of their own, and the system column names the cluster; every
+        // column after the system's must agree.
+        auto after_system = [](const std::string& text, const std::string& label) {
+            std::string out, line;
+            std::istringstream in(text);
+            while (std::getline(in, line)) {
+                const std::size_t at = line.find(label);
+                REQUIRE(at != std::string::npos);
+                out += line.substr(at + label.size()) + "\n";
+            }
+            return out;
+        };
+        const std::string sa = after_system(a.out.substr(a.out.find('\n') + 1), "\"gpu h100-sxm, 16 nodes x 8, nic ndr400 x 8\"");
+        const std::string sb = after_system(b.out.substr(b.out.find('\n') + 1), "preset h100-ib-ndr400");
+        CHECK(sa.size() > 100);
+        CHECK(sa == sb);
+        CHECK(a.out.substr(0, a.out.find('\n')).ends_with(b.out.substr(b.out.find(",model,"), b.out.find('\n') - b.out.find(",model,"))));
+    }
+    SUBCASE("export-chakra") {
+        const std::string dir = std::filesystem::path(write_temp_file("et-flags/keep", "")).parent_path().string();
+        const std::string cmd = "export-chakra --model llama2-7b --tp 8 --gbs 16 --nodes 2 ";
+        const auto a = run_dtcalc(cmd + "--gpu h100-sxm --nic ndr400 -o " + dir + "/a", false);
+        const auto b = run_dtcalc(cmd + preset + " -o " + dir + "/b", false);
+        REQUIRE(a.exit_code == 0);
+        REQUIRE(b.exit_code == 0);
+        auto bytes = [](const std::string& path) {
+            std::ifstream in(path, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        for (const char* rank : {".0.et", ".7.et", ".15.et"}) CHECK(bytes(dir + "/a" + rank) == bytes(dir + "/b" + rank));
+    }
 }
