@@ -186,6 +186,7 @@ public:
         out.sys0_ns = finish_[0];
         out.min_ns = *std::min_element(finish_.begin(), finish_.end());
         out.max_ns = *std::max_element(finish_.begin(), finish_.end());
+        if (out.min_ns != out.max_ns) out.rank_finish_ns.assign(finish_.begin(), finish_.end());
         return out;
     }
 
