@@ -62,9 +62,10 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
             std::string what;
             const auto value = parse_option_value(*option, f[k], what);
             if (!value) throw InputError({path, number, 0, expected[k]}, "expected " + what + ", got '" + f[k] + "'");
-            option->apply(o, *value);
+            set_option(o, *option, *value);
         }
-        o.tp_comm_overlap = o.sequence_parallel;  // both sources run TP communication overlap with SP
+        // Both sources run TP communication overlap with SP.
+        set_option(o, *find_option("tp_comm_overlap"), OptionValue{o.sequence_parallel ? 1.0 : 0.0, {}});
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
         c.metric = f[16];
         if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu")

@@ -44,7 +44,8 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
                          TimeUnit unit) {
     const std::string u(time_unit_name(unit));
     auto t = [&](double ns) { return fmt::format("{:.3f} {}", nanoseconds_to(unit, ns), u); };
-    fmt::print(out, "{} on {} ({} NPUs, backend {})\n", labels.model, labels.system, r.npus, labels.backend);
+    fmt::print(out, "{} on {} ({} NPUs, backend {}{})\n", labels.model, labels.system, r.npus, labels.backend,
+               labels.framework.empty() ? "" : ", framework " + labels.framework);
     fmt::print(out, "plan: {}\n", plan_text(in));
     if (!r.plan_problems.empty()) {
         for (const std::string& p : r.plan_problems) fmt::print(out, "  cannot run: {}\n", p);
@@ -81,8 +82,9 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
     const ParallelPlan& p = in.plan;
     auto us = [](double ns) { return number(ns * 1e-3); };
-    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"npus\": {},\n", json_string(labels.model),
-               json_string(labels.system), json_string(labels.backend), r.npus);
+    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"framework\": {}, \"npus\": {},\n",
+               json_string(labels.model), json_string(labels.system), json_string(labels.backend),
+               json_string(labels.framework), r.npus);
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "

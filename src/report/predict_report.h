@@ -14,6 +14,7 @@ struct PredictLabels {
     std::string model;
     std::string system;
     std::string backend;
+    std::string framework;  ///< the recipe the plan's defaults came from (config/framework_recipe.h)
 };
 
 void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
