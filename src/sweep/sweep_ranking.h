@@ -19,6 +19,7 @@ struct RankedPoint {
     int case_index = 0;
     bool runs = false;  ///< allowed, and predict can run the plan
     bool fits = false;  ///< runs and fits in memory (predict's `feasible`)
+    bool memory_known = true;  ///< a memory limit was checked (false: the system states no capacity and none was given)
     double iteration_ns = 0;
     double tokens_per_s = 0;
     double tokens_per_s_per_gpu = 0;
@@ -37,6 +38,8 @@ struct Ranking {
     std::vector<RankedPoint> pareto;          ///< by increasing iteration time
 };
 
-Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objective, int top);
+/// With `fitting_only` (a sweep that writes only feasible rows) the best
+/// points and the Pareto front are drawn from the points that fit in memory.
+Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objective, int top, bool fitting_only = false);
 
 }  // namespace dtcalc
