@@ -210,6 +210,11 @@ TEST_CASE("a preset that states no memory capacity does not call a plan feasible
     CHECK(r.out.find("yes") == std::string::npos);
     const Run limited = run_dtcalc("predict --model llama2-70b --preset lab-system1 --gbs 64 --seq 1024 --memory-limit 80GiB", false);
     CHECK(limited.out.find("NO") != std::string::npos);
+    // The sweep's summary does not count them as fitting either.
+    const Run sweep = run_dtcalc("sweep --model llama2-70b --preset lab-system1 --gbs 64 --seq 1024 --tp 4,8 -o /dev/null");
+    REQUIRE(sweep.exit_code == 0);
+    CHECK(sweep.out.find("2 run, 0 of them fit in memory, 2 unchecked") != std::string::npos);
+    CHECK(sweep.out.find(" unknown\n") != std::string::npos);
 }
 
 TEST_CASE("with pp > 1 and no --gbs the report says why the bubble is so large") {

@@ -38,24 +38,7 @@ AstraRun run_astra(const AstraRunFiles& files) {
     DecodeOptions options;
     options.tensors = run.system.track_local_mem;
     TraceSet traces = load_trace_set(files.workload, npus, options, files.threads);
-    // Without a comm-group file every collective spans all NPUs (ASTRA-sim's
-    // "empty"); traces that name groups then fail to match, and the message
-    // says which flag was left out.
-    std::string named_group;
-    if (groups.file.empty())
-        for (const std::string& name : traces.pg_names)
-            if (!name.empty() && name != "0") {
-                named_group = name;
-                break;
-            }
-    try {
-        run.trace = build_trace_graph(std::move(traces), groups, model);
-    } catch (const InputError& e) {
-        if (named_group.empty()) throw;
-        throw InputError(e.where(), e.detail() + "; the traces name communicator groups (pg_name '" + named_group +
-                                        "') but no --comm-group-configuration was given, so every collective spans all " +
-                                        std::to_string(npus) + " NPUs: give the comm-group JSON");
-    }
+    run.trace = build_trace_graph(std::move(traces), groups, model);
 
     EvaluationSystem eval = roofline_evaluation(run.network, run.system, files.backend);
     eval.issue = IssuePolicy::ReadyLowestIndex;

@@ -174,8 +174,11 @@ void BatchSweep::write_summary(std::ostream& out, const BatchReport& report, Tim
     if (!report.bad_rows.empty()) fmt::print(out, ", {} could not be read", report.bad_rows.size());
     out << "\n";
     const Ranking r = rank_points(report.records, spec_.objective, spec_.top, report.feasible_only);
-    fmt::print(out, "{} row(s) evaluated: {} cannot run or are not allowed, {} run, {} of them fit in memory\n", r.points,
-               r.points - r.runs, r.runs, r.fits);
+    fmt::print(out, "{} row(s) evaluated: {} cannot run or are not allowed, {} run, {} of them fit in memory{}\n", r.points,
+               r.points - r.runs, r.runs, r.fits - r.fits_unchecked,
+               r.fits_unchecked == 0 ? std::string()
+                                     : fmt::format(", {} unchecked (the system states no memory capacity: give memory_limit)",
+                                                   r.fits_unchecked));
     const std::string u(time_unit_name(unit));
     auto line = [&](const RankedPoint& p) {
         const Row& row = rows_[static_cast<std::size_t>(p.point)];

@@ -224,8 +224,12 @@ void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit
         if (mine.empty()) continue;
         const Ranking r = rank_points(mine, spec_.objective, spec_.top, report.feasible_only);
         const std::string title = space_.has_named_cases() ? space_.cases()[c].name + ": " : "";
-        fmt::print(out, "{}{} points: {} cannot run or are not allowed, {} run, {} of them fit in memory\n", title, r.points,
-                   r.points - r.runs, r.runs, r.fits);
+        fmt::print(out, "{}{} points: {} cannot run or are not allowed, {} run, {} of them fit in memory{}\n", title,
+                   r.points, r.points - r.runs, r.runs, r.fits - r.fits_unchecked,
+                   r.fits_unchecked == 0 ? std::string()
+                                         : fmt::format(", {} unchecked (the system states no memory capacity: give "
+                                                       "memory_limit)",
+                                                       r.fits_unchecked));
         if (r.best.empty()) {
             if (report.feasible_only && r.runs > 0) out << "  no point fits in memory\n";
             continue;
@@ -237,7 +241,7 @@ void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit
             fmt::print(out, "  best that fits in memory: point {} ({}): {:.3f} {}, {} GiB{}\n", r.best_fitting->point,
                        describe(*r.best_fitting), nanoseconds_to(unit, r.best_fitting->iteration_ns), u,
                        gib(r.best_fitting->memory_bytes),
-                       r.best_fitting->memory_known ? "" : " (memory capacity unknown: give memory_limit)");
+                       r.best_fitting->memory_known ? "" : " (memory not checked)");
         else
             out << "  no point fits in memory\n";
         fmt::print(out, "  Pareto front of iteration time and peak memory ({} point{}):\n", r.pareto.size(),

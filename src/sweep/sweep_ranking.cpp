@@ -24,6 +24,7 @@ Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objectiv
         if (!p.runs) continue;
         ++r.runs;
         if (p.fits) ++r.fits;
+        if (p.fits && !p.memory_known) ++r.fits_unchecked;
         if (fitting_only && !p.fits) continue;
         if (objective == SweepObjective::Cost && p.cost_per_mtok <= 0) continue;  // no tokens: no cost to rank by
         candidates.push_back(p);

@@ -33,6 +33,7 @@ double objective_value(const RankedPoint& p, SweepObjective objective);
 
 struct Ranking {
     std::uint64_t points = 0, runs = 0, fits = 0;
+    std::uint64_t fits_unchecked = 0;  ///< of `fits`: no memory limit known, so none was checked
     std::vector<RankedPoint> best;            ///< up to `top`, best first
     std::optional<RankedPoint> best_fitting;  ///< the best point that fits in memory
     std::vector<RankedPoint> pareto;          ///< by increasing iteration time
