@@ -68,8 +68,8 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
         case OutputFormat::Table: write_predict_table(std::cout, resolved.inputs, result, labels, unit); break;
         case OutputFormat::Json: write_predict_json(std::cout, resolved.inputs, result, labels); break;
         case OutputFormat::Csv:
-            write_predict_csv_header(std::cout);
-            write_predict_csv_row(std::cout, resolved.inputs, result, labels);
+            write_predict_csv_header(std::cout, unit);
+            write_predict_csv_row(std::cout, resolved.inputs, result, labels, unit);
             break;
     }
 }

@@ -20,6 +20,7 @@ struct ValidateOptions {
     std::string format = "table";
     std::string plot_dir;
     std::vector<std::string> datasets;
+    bool verbose = false;
 };
 
 // ./validation/gates.toml when run from a checkout, else the source tree's.
@@ -35,7 +36,7 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
     const ValidationPlan plan = load_validation_plan(options.gates.empty() ? default_gates_path() : options.gates);
     const ValidationReport report = run_validation(plan, {preset_dirs, model_dirs}, options.datasets);
     switch (format) {
-        case OutputFormat::Table: write_validation_table(std::cout, report); break;
+        case OutputFormat::Table: write_validation_table(std::cout, report, options.verbose); break;
         case OutputFormat::Csv: write_validation_csv(std::cout, report); break;
         case OutputFormat::Json: write_validation_json(std::cout, report); break;
     }
@@ -59,6 +60,8 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
     command->add_option("--format", options->format, "table | csv | json (default table)");
     command->add_option("--plot", options->plot_dir, "Write one SVG per group (measured and predicted vs size) here");
     command->add_option("--dataset", options->datasets, "Run only this dataset (repeatable)");
+    command->add_flag("--verbose,-v", options->verbose,
+                      "List every case (predicted vs measured) after the summary; --format csv|json lists them too");
     command->callback([options, &preset_dirs, &model_dirs] { run_validate(*options, preset_dirs, model_dirs); });
 }
 

@@ -64,6 +64,15 @@ ComputeSpec compute_from(const ConfigValue& table) {
 
 }  // namespace
 
+double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes) {
+    switch (datatype_bytes) {
+        case 1: return compute.peak_tflops_fp8;
+        case 2: return compute.peak_tflops_bf16;
+        case 4: return compute.peak_tflops_fp32;
+        default: return 0;
+    }
+}
+
 TrainingDevice Preset::training_device() const {
     TrainingDevice d;
     d.name = name;

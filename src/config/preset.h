@@ -34,6 +34,11 @@ struct ComputeSpec {
     double memory_efficiency = 1;
 };
 
+/// The dense peak (TFLOP/s) a roofline of elements of `datatype_bytes` bytes
+/// runs at: 1 byte fp8, 2 bytes bf16, 4 bytes fp32; 0 where the spec gives
+/// none for that width.
+double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes);
+
 struct Preset {
     std::string name;
     std::string description;
