@@ -45,7 +45,10 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
     for (const ConstantFit& c : result.constants) {
         const std::string bounds = "[" + value_text(c.low) + ", " + value_text(c.high) + "]";
         out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}  {}\n", c.key, value_text(c.before), value_text(c.after), bounds, c.rows,
-                           c.fitted ? "fitted" : "kept: " + c.reason);
+                           !c.fitted             ? "kept: " + c.reason
+                           : c.after >= c.high   ? std::string("fitted, at its upper bound")
+                           : c.after <= c.low    ? std::string("fitted, at its lower bound")
+                                                 : std::string("fitted"));
     }
     out << "\nerror per group, |predicted / measured - 1|: with the preset's values, the fitted ones, and fitted without the group\n";
     out << fmt::format("{:<28} {:<6} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "group", "role", "rows",
@@ -79,9 +82,10 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
     for (std::size_t i = 0; i < result.constants.size(); ++i) {
         const ConstantFit& c = result.constants[i];
         out << fmt::format("    {{\"key\": {}, \"before\": {}, \"after\": {}, \"low\": {}, \"high\": {}, \"rows\": {}, "
-                           "\"fitted\": {}, \"reason\": {}}}{}\n",
+                           "\"fitted\": {}, \"at_bound\": {}, \"reason\": {}}}{}\n",
                            json_string(c.key), json_number(c.before), json_number(c.after), json_number(c.low),
                            json_number(c.high), c.rows, c.fitted ? "true" : "false",
+                           !c.fitted ? "null" : c.after >= c.high ? "\"high\"" : c.after <= c.low ? "\"low\"" : "null",
                            c.fitted ? "null" : json_string(c.reason), i + 1 < result.constants.size() ? "," : "");
     }
     out << "  ],\n  \"groups\": [\n";
