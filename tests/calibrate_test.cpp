@@ -287,6 +287,9 @@ TEST_CASE("dtcalc calibrate: the report, and bad input exits 2") {
     CHECK(r.out.find("162 rows in 19 groups (10 fitted, 5 checked)") != std::string::npos);
     CHECK(r.out.find("nccl.network-p2p-efficiency") != std::string::npos);
     CHECK(r.out.find("kept: changes no fitted row, only rows of ") != std::string::npos);
+    // The same inputs, the same bytes.
+    CHECK(run_dtcalc("calibrate --preset h100-ib-ndr400 " + std::string(DTCALC_TEST_DATA_DIR) +
+                     "/nccl-tests --fit '*/1node' --check '*/10node'").out == r.out);
     dtcalc::testing::check_errors({
         {"calibrate --preset lab-system1 " + kCsv,
          "--preset: lab-system1 marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]"},

@@ -48,7 +48,12 @@ public:
             }
         }
         const Preset preset = preset_from_config(root_, path_);
-        for (std::size_t i : which) out[i] = predict_nccl_measurement(preset, {}, rows_[i]).time_ns / 1000.0;
+        for (std::size_t i : which) {
+            out[i] = predict_nccl_measurement(preset, {}, rows_[i]).time_ns / 1000.0;
+            if (!(out[i] > 0) || !std::isfinite(out[i]))
+                throw InputError(rows_[i].where, "the model predicts no time for this row, so it cannot be "
+                                                 "compared on a log scale; leave it out");
+        }
     }
 
 private:
