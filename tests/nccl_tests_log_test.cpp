@@ -144,7 +144,7 @@ TEST_CASE("bad nccl-tests output: errors name the file and line") {
     CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_gather_perf") + row + kFooter, "t.log"),
                       "t.log:12: redop 'sum' does not fit all_gather_perf, which prints 'none'");
     const std::string columns = "#       size         count      type   redop    root     time   algbw   busbw  #wrong\n";
-    CHECK_INPUT_ERROR(parse_nccl_tests_log("# a table pasted alone\n" + columns + row, "t.log"),
+    CHECK_INPUT_ERROR(parse_nccl_tests_log("# a table pasted first\n" + columns + row + header("all_reduce_perf"), "t.log"),
                       "t.log:2: an nccl-tests result table before any '# nThread N nGpus N ...' header line");
     CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf") + kFooter, "t.log"),
                       "t.log: nccl-tests output without result rows (no run got as far as its table)");

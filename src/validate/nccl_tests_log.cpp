@@ -329,12 +329,15 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
     if (shape.nodes && shape.gpus_per_node &&
         static_cast<long long>(*shape.nodes) * *shape.gpus_per_node > kMaxRanks)
         throw InputError({"--nodes", 0, 0, ""}, fmt::format("nodes x GPUs per node must be at most {}", kMaxRanks));
+    const std::string not_output =
+        "not nccl-tests output: no '# nThread N nGpus N minBytes ...' header line, which nccl-tests prints "
+        "before each result table (nor a dataset CSV with 'collective' and 'size_bytes' columns)";
+    if (!looks_like_nccl_tests_log(text)) fail(path, 1, not_output);
     std::vector<NcclMeasurement> out;
     std::optional<Run> run;
     std::string pending_program;
     int pending_program_line = 0;
     bool in_table = false;
-    bool any_header = false;
     int line_number = 0;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -367,7 +370,6 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             run->program_line = pending_program_line;
             pending_program.clear();
             in_table = false;
-            any_header = true;
             continue;
         }
         if (tokens.size() >= 9 && tokens[1] == "Rank" && tokens[3] == "Group" && tokens[5] == "Pid" &&
@@ -390,10 +392,6 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         if (tokens.size() >= 3 && (tokens[1] == "Out" || tokens[1] == "Avg")) in_table = false;
     }
     if (run) finish_run(*run, path, shape, out);
-    if (!any_header)
-        fail(path, 1,
-             "not nccl-tests output: no '# nThread N nGpus N minBytes ...' header line, which nccl-tests prints "
-             "before each result table (nor a dataset CSV with 'collective' and 'size_bytes' columns)");
     if (out.empty()) fail(path, 0, "nccl-tests output without result rows (no run got as far as its table)");
     return out;
 }
