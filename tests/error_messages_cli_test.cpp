@@ -270,7 +270,7 @@ TEST_CASE("error message: options and arguments no command takes") {
         {"predict --model llama2-70b --preset hgx-h100 --tp 8 extra",
          "unexpected argument 'extra'; `dtcalc predict --help` lists them"},
         {"", "expected a command: collective, route, run, predict, sweep, list, export-chakra, gen-workload, astra, "
-             "validate (`dtcalc --help` says what each does)"},
+             "validate, calibrate (`dtcalc --help` says what each does)"},
     });
 }
 

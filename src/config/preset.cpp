@@ -93,9 +93,13 @@ TrainingDevice Preset::training_device() const {
 }
 
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+    const std::string path = find_named_toml(name_or_path, search_dirs, "preset", "preset");
+    return preset_from_config(read_toml_file(path), path);
+}
+
+Preset preset_from_config(const ConfigValue& root, const std::string& path) {
     Preset preset;
-    preset.path = find_named_toml(name_or_path, search_dirs, "preset", "preset");
-    const ConfigValue root = read_toml_file(preset.path);
+    preset.path = path;
     ConfigTableReader reader(root);
     preset.name = reader.string("name");
     preset.description = reader.string("description");
@@ -113,6 +117,8 @@ Preset load_preset(const std::string& name_or_path, const std::vector<std::strin
     }
     if (preset.backend == NetworkBackend::Nccl && !preset.nccl)
         fail_at(backend, "backend 'nccl' needs an [nccl] table in the preset");
+    if (const ConfigValue* calibration = reader.optional("calibration"))
+        preset.calibration = calibration_from(*calibration, root);
     reader.finish();
     return preset;
 }

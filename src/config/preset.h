@@ -8,6 +8,8 @@
 #include "collective/backend.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "compute/training_device.h"
+#include "config/calibration_table.h"
+#include "config/config_value.h"
 #include "network/network.h"
 #include "system/system_config.h"
 
@@ -51,6 +53,9 @@ struct Preset {
     /// also shared into `system.nccl` so every collective priced with the
     /// system sees them.
     std::optional<NcclParameters> nccl;
+    /// The constants `dtcalc calibrate` may fit, with their bounds (the
+    /// optional [calibration] table, config/calibration_table.h).
+    std::vector<CalibratedConstant> calibration;
     std::string path;  ///< the file it was read from
 
     /// The device `predict` times compute on (see ComputeSpec).
@@ -60,6 +65,11 @@ struct Preset {
 /// `name_or_path` is a file path (it contains '/' or ends in ".toml") or a
 /// preset name looked up as NAME.toml in each of `search_dirs` in turn.
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs);
+
+/// The preset a parsed preset file (`root`, read from `path`) states, with
+/// every check load_preset makes: what load_preset does after reading the
+/// file. `dtcalc calibrate` calls it with candidate values set in the tree.
+Preset preset_from_config(const ConfigValue& root, const std::string& path);
 
 /// Names of the presets found in `search_dirs`, sorted, without duplicates.
 std::vector<std::string> list_presets(const std::vector<std::string>& search_dirs);
