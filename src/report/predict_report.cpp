@@ -127,9 +127,9 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     }
     fmt::print(out,
                "  \"tokens_per_s\": {}, \"tokens_per_s_per_gpu\": {}, \"model_tflops_per_gpu\": {}, \"mfu\": {}, "
-               "\"model_flops\": {},\n",
+               "\"model_flops\": {}, \"model_tflops_per_gpu_causal\": {}, \"mfu_causal\": {},\n",
                number(r.tokens_per_s), number(r.tokens_per_s_per_gpu), number(r.model_tflops_per_gpu), number(r.mfu),
-               number(r.model_flops));
+               number(r.model_flops), number(r.model_tflops_per_gpu_causal), number(r.mfu_causal));
     fmt::print(out,
                "  \"peak_memory_bytes\": {}, \"peak_memory_stage\": {}, \"memory\": {{\"weights\": {}, \"gradients\": {}, "
                "\"optimizer\": {}, \"activations\": {}, \"buffers\": {}}}, \"memory_limit_bytes\": {},\n",
