@@ -85,6 +85,8 @@ def command_for(target, data, scratch):
     if target == "mnk_csv":
         return ["gen-workload", "--mnk", file_with(".csv"), "--parallel", "HYBRID_DATA_MODEL", "--packages", "2", "--array", "32x32",
                 "--network", str(gemm / "network_8x2.yml"), "--system", str(gemm / "system_8x2.json"), "--evaluate"]
+    if target == "nccl_tests_log":
+        return ["validate", "--dataset", file_with(".log", "all_reduce_perf"), "--preset", "h100-ib-ndr400"]
     if target == "plan_options":
         return None  # choices, not a file: the target itself runs them through every front end
     raise SystemExit(f"unknown target {target}")

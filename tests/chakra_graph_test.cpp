@@ -2,6 +2,9 @@
 // (with their messages), the memory tracker on a hand-made trace.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "chakra/astra_run.h"
 #include "chakra/comm_groups.h"
 #include "chakra/memory_tracker.h"
@@ -222,4 +225,42 @@ TEST_CASE("comm-group files: ids, ranks and duplicates are checked") {
     CHECK(t.find("0").value() == nullptr);
     CHECK(t.find("").value() == nullptr);
     CHECK_FALSE(t.find("4").has_value());
+}
+
+TEST_CASE("a doubleBinaryTree all-reduce: each rank finishes at its own time, as ASTRA-sim prints") {
+    // ASTRA-sim 518bd51 (validation/astrasim/reference_runs_2.csv): 8 NPUs on a
+    // Switch, 400 GB/s, 936.25 ns, all-reduce of 1 MiB on doubleBinaryTree,
+    // 4 splits, 2 active chunks, endpoint delay 10. Congestion-unaware (R0676):
+    // sys[0] 29,772 cycles, the earliest rank 29,772, the latest 32,264;
+    // congestion-aware (R0832): 39,522, 39,522 and 43,244. A workload of that
+    // one collective on every NPU finishes each rank at its own time.
+    const std::string configs = std::string(DTCALC_VALIDATION_DIR) + "/astrasim/configs/";
+    std::vector<std::vector<Node>> ranks(8, std::vector<Node>{collective(1, 0, 1048576, "")});
+    AstraRunFiles files;
+    files.workload = write_traces("tree8", ranks);
+    files.comm_groups = "empty";
+    files.network = configs + "net_Switch_8_09d07a3c.yml";
+    files.system = configs + "sys_doubleBinaryTree_s4_a2_e10_localBWAware_04b9c67c.json";
+    files.threads = 1;
+    struct Case {
+        NetworkBackend backend;
+        std::uint64_t sys0, first, last;
+    };
+    for (const Case c : {Case{NetworkBackend::AstraUnaware, 29772, 29772, 32264},
+                         Case{NetworkBackend::AstraAware, 39522, 39522, 43244}}) {
+        files.backend = c.backend;
+        const AstraRun run = run_astra(files);
+        REQUIRE(run.ranks.size() == 8);
+        std::uint64_t first = UINT64_MAX, last = 0;
+        for (const AstraRankStats& r : run.ranks) {
+            first = std::min(first, r.finish_cycles);
+            last = std::max(last, r.finish_cycles);
+        }
+        const auto rank0 = std::find_if(run.ranks.begin(), run.ranks.end(), [](const AstraRankStats& r) { return r.sys_id == 0; });
+        REQUIRE(rank0 != run.ranks.end());
+        CHECK(rank0->finish_cycles == c.sys0);
+        CHECK(first == c.first);
+        CHECK(last == c.last);
+        CHECK(run.trace.graph.roles > 1);  // ranks that finish apart are not one role
+    }
 }

@@ -273,14 +273,14 @@ TEST_CASE("error message: options and arguments no command takes") {
         {"predict --model llama2-70b --preset hgx-h100 --tp 8 extra",
          "unexpected argument 'extra'; `dtcalc predict --help` lists them"},
         {"", "expected a command: collective, route, run, predict, sweep, list, preset, export-chakra, gen-workload, astra, "
-             "validate (`dtcalc --help` says what each does)"},
+             "validate, calibrate (`dtcalc --help` says what each does)"},
     });
 }
 
 TEST_CASE("error message: option values of the wrong type") {
     check_errors({
         {"predict --model gpt2 --preset hgx-h100 --tp abc", "--tp: expected a positive integer, got 'abc'"},
-        {"collective all-reduce --size 1MiB --preset hgx-h100 --npus 2.5", "--npus: expected a whole number, got '2.5'"},
+        {"collective all-reduce --size 1MiB --preset hgx-h100 --npus 2.5", "--npus: expected a whole number, or a list or range of them (8..1024), got '2.5'"},
         {"sweep --model gpt2 --preset hgx-h100 --max-points 1.5", "--max-points: expected a whole number, got '1.5'"},
         // A count below 1 was read as 2^64 - 1: no limit at all.
         {"sweep --model gpt2 --preset hgx-h100 --max-points=-1", "--max-points: expected 1 or more, got -1"},

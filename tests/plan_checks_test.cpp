@@ -5,6 +5,8 @@
 // memory stays a result with feasible false.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -115,7 +117,7 @@ TEST_CASE("plan rule: the command line refuses a plan that breaks a rule, exit 2
          "tp (3) and kv_heads (32) must divide one another"},
         {seven_b + "--pp 2 --vpp 3 --gbs 8", "plan: layers (32) must be divisible by pp x vpp (6)"},
         {"predict --model gpt2 --preset hgx-h100 --tp 2", "plan: tp (2) must divide heads (25); tp (2) and kv_heads (25) must divide one another"},
-        {"export-chakra --model llama2-7b --preset hgx-h100 --vpp 2 --output /tmp/dtcalc-plan-checks",
+        {"export-chakra --model llama2-7b --preset hgx-h100 --vpp 2 --output " + (std::filesystem::temp_directory_path() / "dtcalc-plan-checks").string(),
          "plan: vpp > 1 needs pp > 1: virtual stages split each pipeline rank's layers (vpp 2, pp 1)"},
     });
 }

@@ -38,6 +38,10 @@ TEST_CASE("FLOPs per iteration equal Megatron's closed form for a GPT") {
         const double hd = h, sd = s, ld = l, Vd = V;
         const double expected = 72.0 * B * sd * ld * hd * hd * (1 + sd / (6 * hd) + Vd / (12 * ld * hd));
         CHECK(model_flops_per_iteration(m, B, s) == doctest::Approx(expected).epsilon(1e-12));
+        // The causal count halves attention's share: its term s/6h (12 B s^2 l h
+        // of scores and values, forward and backward) becomes s/12h.
+        const double causal = 72.0 * B * sd * ld * hd * hd * (1 + sd / (12 * hd) + Vd / (12 * ld * hd));
+        CHECK(model_flops_per_iteration(m, B, s, AttentionFlops::Causal) == doctest::Approx(causal).epsilon(1e-12));
     }
 }
 

@@ -217,7 +217,8 @@ TEST_CASE("sweep on the command line: bad input exits 2 naming the key, results 
     const std::string rows = testing::write_temp_file("rows.csv", "tp,dp\n8,8\n4\n");
     r = run_dtcalc("sweep --model llama2-70b --preset lab-system1 --input " + rows + " --quiet");
     CHECK(r.exit_code == 2);
-    CHECK(r.out == "dtcalc: error: " + rows + ":3: the row has 1 field, the header 2 (a column is missing or extra)\n");
+    CHECK(r.out == "dtcalc: error: " + rows + ":3: the row has 1 field, the header 2 (a column is missing or extra) "
+                   "(nothing written; --keep-going writes the other rows and this one with its reason)\n");
     r = run_dtcalc("sweep --model llama2-70b --preset lab-system1 --input " + rows + " --quiet --keep-going");
     CHECK(r.exit_code == 2);  // the rows are written, and the bad one still fails the run
     CHECK(lines(r.out) == 5);  // the report, header, two rows, the closing error

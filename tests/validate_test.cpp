@@ -159,12 +159,19 @@ TEST_CASE("a run summarises each group and checks its gates") {
     CHECK(report.gates_failed == 2);  // the exceeded bound and the gate that matched nothing
     CHECK_FALSE(report.passed());
 
-    std::ostringstream table, csv, json;
-    write_validation_table(table, report);
+    std::ostringstream table, summary, csv, json;
+    write_validation_table(table, report, true);
+    write_validation_table(summary, report);
     write_validation_csv(csv, report);
     write_validation_json(json, report);
     CHECK(table.str().find("FAIL: 2 gates checked, 2 failed") != std::string::npos);
-    CHECK(table.str().find("+7.08%") != std::string::npos);
+    CHECK(table.str().find("+7.08%") != std::string::npos);  // a case's signed error
+    // By default the summary, then the verdict; the cases only when asked for,
+    // after the summary.
+    CHECK(summary.str().find("# summary per group") != std::string::npos);
+    CHECK(summary.str().find("+7.08%") == std::string::npos);
+    CHECK(summary.str().find("FAIL: 2 gates checked, 2 failed") != std::string::npos);
+    CHECK(table.str().find("# summary per group") < table.str().find("+7.08%"));
     CHECK(csv.str().find(
               "dataset,group,case,x,measured,predicted,unit,error,model,reference,reference_error,source\n") == 0);
     CHECK(csv.str().find("\"there, quoted\"") != std::string::npos);

@@ -102,7 +102,8 @@ std::string predict_json(const ConfigValue& config, const std::string& library_p
     check_plan(resolved.inputs);
     const PredictResult result = predict_numbers(resolved.inputs);
     std::ostringstream out;
-    write_predict_json(out, resolved.inputs, result, {resolved.model_label, resolved.system_label, resolved.backend_label});
+    write_predict_json(out, resolved.inputs, result,
+                       {resolved.model_label, resolved.system_label, resolved.backend_label, resolved.framework.name});
     return out.str();
 }
 

@@ -40,9 +40,16 @@ void CollectiveSyncs::check_counterparts() const {
         for (int r : s.make_up)
             if (std::find(s.roles.begin(), s.roles.end(), r) == s.roles.end()) missing = r;
         const int other = missing >= 0 ? representative_[static_cast<std::size_t>(missing)] : s.rank;
+        // Without a comm-group file every collective spans all NPUs (ASTRA-sim's
+        // "empty"): traces whose collectives run on smaller groups then fail
+        // here, and the message names the flag that was left out.
+        const std::string hint = groups_.file.empty()
+                                     ? "; no --comm-group-configuration was given, so every collective spans all NPUs: "
+                                       "give the comm-group JSON the traces' pg_name attributes refer to"
+                                     : "";
         fail_node(index_.file_of(s.rank), index_.shape_of(s.rank).nodes[s.node],
                   "this collective has no counterpart in " + index_.file_of(other) +
-                      " (the NPUs of a communicator must issue the same collectives on it, in the same order)");
+                      " (the NPUs of a communicator must issue the same collectives on it, in the same order)" + hint);
     }
 }
 

@@ -31,15 +31,15 @@ double CommTimeCache::time(int rank, const TraceNode& n, std::int32_t peer) {
                 const auto key = std::make_pair(n.comm_type, n.comm_size);
                 auto found = all_cache_.find(key);
                 if (found == all_cache_.end()) {
-                    double ns = 0;
+                    CollectiveTimes ns;
                     try {
                         ns = collective_time_all(model_, type, n.comm_size);
                     } catch (const InputError& e) {  // keep a system file's location: it is what to fix
                         fail_node(file, n, e.where().file.empty() ? e.detail() : std::string(e.what()));
                     }
-                    found = all_cache_.emplace(key, ns).first;
+                    found = all_cache_.emplace(key, std::move(ns)).first;
                 }
-                return found->second;
+                return found->second.of(rank);
             }
             const std::vector<int>& ranks = groups_.groups[static_cast<std::size_t>(peer)].second;
             const int position =

@@ -33,7 +33,7 @@ private:
     const CommGroupTable& groups_;
     const TimingModel& model_;
     std::map<std::tuple<std::int64_t, std::int64_t, std::uint64_t>, double> send_cache_;
-    std::map<std::pair<std::int32_t, std::uint64_t>, double> all_cache_;
+    std::map<std::pair<std::int32_t, std::uint64_t>, CollectiveTimes> all_cache_;
     std::map<std::tuple<std::int32_t, std::uint64_t, std::int32_t, int>, double> group_cache_;
 };
 

@@ -74,7 +74,7 @@ std::vector<double> op_times(const WorkloadGraph& graph, const Network& network,
                 const auto key = std::make_tuple(static_cast<int>(kind), op.comm_bytes, op.group);
                 auto found = cache.find(key);
                 if (found == cache.end()) {
-                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)]};
+                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)], {}};
                     found = cache.emplace(key, collective_time(network, system, backend, q).time_ns).first;
                 }
                 ns[i] = found->second;

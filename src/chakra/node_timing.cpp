@@ -75,7 +75,7 @@ CompTime comp_time(const TimingModel& model, const TraceNode& node) {
     return t;
 }
 
-double collective_time_all(const TimingModel& model, CommType type, std::uint64_t comm_size) {
+CollectiveTimes collective_time_all(const TimingModel& model, CommType type, std::uint64_t comm_size) {
     const CommGroup group = whole_network_group(*model.network);
     std::uint64_t bytes = comm_size;
     if (type == CommType::AllGather) {
@@ -87,7 +87,8 @@ double collective_time_all(const TimingModel& model, CommType type, std::uint64_
                                  std::to_string(npus) + " NPUs gathers more than 1 PiB (2^50 B, the largest size accepted)");
         bytes = comm_size * npus;
     }
-    return collective_time(*model.network, *model.system, model.backend, {engine_kind(type), bytes, group}).time_ns;
+    CollectiveResult r = collective_time(*model.network, *model.system, model.backend, {engine_kind(type), bytes, group, {}});
+    return {r.time_ns, std::move(r.rank_finish_ns)};
 }
 
 double collective_time_group(const TimingModel& model, CommType type, std::uint64_t comm_size,

@@ -46,6 +46,7 @@
 //     ASTRA-sim gives the first k-1 of them earlier ends)
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "chakra/remote_memory.h"
 #include "chakra/trace_decoder.h"
@@ -77,8 +78,16 @@ CompTime comp_time(const TimingModel& model, const TraceNode& node);
 /// The exact attribute, else duration_micros x 1000, 1 when zero.
 double replay_time(const TraceNode& node);
 
-/// A collective over every NPU of the network.
-double collective_time_all(const TimingModel& model, CommType type, std::uint64_t comm_size);
+/// A collective over every NPU of the network, as each NPU sees it: where
+/// ranks finish apart (doubleBinaryTree; halvingDoubling on a congestion-aware
+/// Ring: collective/message_model.h) each NPU's own finish, as ASTRA-sim
+/// prints `sys[i] finished` for a workload of that one collective.
+struct CollectiveTimes {
+    double ns = 0;                ///< rank 0's finish
+    std::vector<double> by_rank;  ///< each NPU's own finish; empty when all are `ns`
+    double of(int rank) const { return by_rank.empty() ? ns : by_rank[static_cast<std::size_t>(rank)]; }
+};
+CollectiveTimes collective_time_all(const TimingModel& model, CommType type, std::uint64_t comm_size);
 
 /// A collective over `ranks` (fewer than every NPU), as seen by ranks[position].
 double collective_time_group(const TimingModel& model, CommType type, std::uint64_t comm_size,

@@ -1,5 +1,6 @@
 #include "cli/collective_command.h"
 
+#include <charconv>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -7,6 +8,7 @@
 #include "cli/cli_common.h"
 #include "collective/collective_cost.h"
 #include "collective/collective_links.h"
+#include "core/count_range.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
 #include "report/collective_report.h"
@@ -18,8 +20,14 @@ namespace {
 struct CollectiveOptions {
     std::string kind;
     std::string size;
-    std::optional<long long> npus;  ///< unset: the whole network (0 or less is an error, not the default)
-    std::optional<long long> nodes;
+    // nccl-tests' own flags (src/common.cu): -b min bytes, -e max bytes (both
+    // 32M by default), -f step factor, -i step bytes (1M by default; used
+    // while the factor is 1), -g GPUs per thread (one thread: the GPUs).
+    std::string min_bytes, max_bytes, step_bytes;
+    std::optional<long long> step_factor;
+    std::string npus;   ///< empty: the whole network; else counts (8, 8..1024)
+    std::string nodes;  ///< counts of nodes (1..128)
+    std::string gpus;   ///< -g
     std::optional<long long> gpus_per_node;
     std::string algo;
     std::string proto;
@@ -30,51 +38,162 @@ struct CollectiveOptions {
     bool links = false;
 };
 
+// nccl-tests' parsesize(): a number with an optional K, M or G (binary, either case).
+std::uint64_t nccl_tests_size(const std::string& text, const char* flag) {
+    std::string t = text;
+    if (!t.empty() && (t.back() == 'k' || t.back() == 'm' || t.back() == 'g'))
+        t.back() = static_cast<char>(t.back() - 'a' + 'A');
+    const auto bytes = t.empty() || t.back() == 'B' ? std::nullopt : parse_byte_size(t);
+    if (!bytes)
+        throw InputError({flag, 0, 0, ""}, "expected bytes as nccl-tests takes them, like 8, 64K, 1M or 2G "
+                                           "(K, M, G: 2^10, 2^20, 2^30), got '" + text + "'");
+    if (*bytes > kMaxMessageBytes) throw InputError({flag, 0, 0, ""}, byte_size_out_of_range(*bytes));
+    return *bytes;
+}
+
+// The sizes of --size, or of nccl-tests' -b/-e/-f/-i.
+std::vector<std::uint64_t> collective_sizes(const CollectiveOptions& o) {
+    const bool nccl_tests = !o.min_bytes.empty() || !o.max_bytes.empty() || o.step_factor || !o.step_bytes.empty();
+    if (!o.size.empty() && nccl_tests)
+        throw InputError({"--size", 0, 0, ""}, "give either --size or nccl-tests' -b/-e/-f/-i, not both");
+    if (!nccl_tests) {
+        if (o.size.empty())
+            throw InputError({"--size", 0, 0, ""}, "missing: give --size (1MiB, or a range 1KiB:1GiB), or nccl-tests' "
+                                                   "-b MIN -e MAX [-f FACTOR]");
+        const auto sizes = parse_byte_size_range(o.size);
+        if (!sizes)
+            throw InputError({"--size", 0, 0, ""}, "expected a size like 1048576, 1MiB or 4KB, or a range like "
+                                                   "1KiB:1GiB of at most 4096 sizes, got '" + o.size + "'");
+        for (std::uint64_t size : *sizes)
+            if (size > kMaxMessageBytes) throw InputError({"--size", 0, 0, ""}, byte_size_out_of_range(size));
+        return *sizes;
+    }
+    const std::uint64_t lo = o.min_bytes.empty() ? 32ull << 20 : nccl_tests_size(o.min_bytes, "-b");
+    const std::uint64_t hi = o.max_bytes.empty() ? 32ull << 20 : nccl_tests_size(o.max_bytes, "-e");
+    if (lo > hi)
+        throw InputError({"-b", 0, 0, ""}, "the minimum size (" + std::to_string(lo) + " B) is above the maximum, -e (" +
+                                               std::to_string(hi) + " B; nccl-tests' default for both is 32M)");
+    const long long factor = o.step_factor.value_or(1);
+    if (factor < 1) throw InputError({"-f", 0, 0, ""}, "expected a whole factor of 1 or more, got " + std::to_string(factor));
+    const std::uint64_t step = o.step_bytes.empty() ? 1ull << 20 : nccl_tests_size(o.step_bytes, "-i");
+    if (factor == 1 && step == 0) throw InputError({"-i", 0, 0, ""}, "expected a step of 1 byte or more, got 0");
+    std::vector<std::uint64_t> sizes;
+    // nccl-tests' loop: size *= factor while the factor is above 1, else size += step.
+    for (std::uint64_t size = lo; size <= hi;) {
+        if (sizes.size() == 4096)
+            throw InputError({factor > 1 ? "-f" : "-i", 0, 0, ""},
+                             "the range -b " + o.min_bytes + " -e " + o.max_bytes + " has more than 4096 sizes");
+        sizes.push_back(size);
+        if (size == 0 && factor > 1) break;  // 0 x factor stays 0
+        const std::uint64_t next = factor > 1 ? size * static_cast<std::uint64_t>(factor) : size + step;
+        if (next <= size) break;
+        size = next;
+    }
+    return sizes;
+}
+
+std::vector<long long> counts_of(const std::string& text, const char* flag) {
+    // One count: a whole number, whose range the group or the cluster shape checks.
+    if (text.find("..") == std::string::npos && text.find(',') == std::string::npos) {
+        long long value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+            throw InputError({flag, 0, 0, ""}, "expected a whole number, or a list or range of them (8..1024), got '" +
+                                                   text + "'");
+        return {value};
+    }
+    std::string expected;
+    const auto counts = parse_count_range(text, 1LL << 24, 4096, expected);
+    if (!counts) throw InputError({flag, 0, 0, ""}, "expected " + expected + ", got '" + text + "'");
+    return *counts;
+}
+
 void run_collective(const CollectiveOptions& options, const std::vector<std::string>& preset_dirs) {
     const auto kind = parse_collective_kind(options.kind);
     if (!kind)
         throw InputError({"KIND", 0, 0, ""}, "expected all-reduce, reduce-scatter, all-gather, all-to-all or "
                                              "send-recv, got '" + options.kind + "'");
-    const auto sizes = parse_byte_size_range(options.size);
-    if (!sizes)
-        throw InputError({"--size", 0, 0, ""}, "expected a size like 1048576, 1MiB or 4KB, or a range like "
-                                               "1KiB:1GiB of at most 4096 sizes, got '" + options.size + "'");
-    for (std::uint64_t size : *sizes)
-        if (size > kMaxMessageBytes) throw InputError({"--size", 0, 0, ""}, byte_size_out_of_range(size));
+    const std::vector<std::uint64_t> sizes = collective_sizes(options);
     const TimeUnit unit = parse_units_flag(options.units);
     const OutputFormat format = parse_output_format(options.format);
     if (options.links && format != OutputFormat::Table)
         throw InputError({"--links", 0, 0, ""}, "is shown with --format table only");
-    if ((options.nodes || options.gpus_per_node) && options.npus)
-        throw InputError({"--npus", 0, 0, ""}, "give either --npus or --nodes/--gpus-per-node, not both");
-    SystemOptions source = options.system;
-    source.nodes = options.nodes;  // build a cluster from --gpu, or reshape the preset
-    source.gpus_per_node = options.gpus_per_node;
-    ResolvedSystem sys = resolve_system(source, preset_dirs);
+    if (!options.npus.empty() && !options.gpus.empty())
+        throw InputError({"-g", 0, 0, ""}, "give either --npus or -g, not both");
+    const std::string npus_text = options.npus.empty() ? options.gpus : options.npus;
+    const char* npus_flag = options.npus.empty() ? "-g" : "--npus";
+    // A cluster from the catalogue (--gpu) is built to each count; a preset's
+    // or files' network is reshaped (network/cluster_shape.h).
+    const bool from_catalogue = !options.system.gpu.empty();
+    auto cluster = [&](std::optional<long long> nodes) {
+        SystemOptions source = options.system;
+        source.nodes = nodes;
+        source.gpus_per_node = options.gpus_per_node;
+        return resolve_system(source, preset_dirs);
+    };
+    const std::optional<long long> first_count =
+        options.nodes.empty() ? std::nullopt : std::optional<long long>(counts_of(options.nodes, "--nodes").front());
+    const ResolvedSystem sys = from_catalogue ? cluster(first_count) : resolve_system(options.system, preset_dirs);
     const WarningsAtEnd warnings(sys.warnings);
     // The nccl backend on constants borrowed from other hardware says so (stderr, after the result).
     std::vector<std::string> assumed;
     if (sys.backend == NetworkBackend::Nccl && sys.system.nccl)
         for (const std::string& a : sys.system.nccl->assumed) assumed.push_back("nccl backend: " + a + ", unvalidated");
     const WarningsAtEnd notes(assumed, "note");
+    const bool shaped = !options.nodes.empty() || options.gpus_per_node;
+    if (shaped && !npus_text.empty())
+        throw InputError({npus_flag, 0, 0, ""}, std::string("give either ") + npus_flag +
+                                                    " or --nodes/--gpus-per-node, not both");
+
+    // One group per count (one, when no count is given): the first N NPUs of
+    // the network, or the network shaped to N nodes.
+    struct Case {
+        Network network;
+        CommGroup group;
+        SystemConfig system;  ///< a catalogue cluster's NCCL facts follow its shape
+    };
+    std::vector<Case> cases;
+    if (!options.nodes.empty()) {
+        for (long long n : counts_of(options.nodes, "--nodes")) {
+            ResolvedSystem built = from_catalogue ? cluster(n) : ResolvedSystem{};
+            Network network = from_catalogue ? built.network : shape_cluster(sys.network, n, options.gpus_per_node);
+            CommGroup group = whole_network_group(network);
+            cases.push_back({std::move(network), std::move(group), from_catalogue ? built.system : sys.system});
+        }
+    } else {
+        const Network network = shaped && !from_catalogue ? shape_cluster(sys.network, std::nullopt, options.gpus_per_node)
+                                                          : sys.network;
+        if (npus_text.empty()) {
+            cases.push_back({network, whole_network_group(network), sys.system});
+        } else {
+            for (long long n : counts_of(npus_text, npus_flag))
+                cases.push_back({network, first_npus_group(network, n, npus_flag), sys.system});
+        }
+    }
+    if (cases.size() * sizes.size() > 65536)
+        throw InputError({options.nodes.empty() ? npus_flag : "--nodes", 0, 0, ""},
+                         std::to_string(cases.size()) + " counts x " + std::to_string(sizes.size()) +
+                             " sizes: more than 65536 rows");
+
     CollectiveQuery query;
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;
-    query.group = options.npus ? first_npus_group(sys.network, *options.npus, "--npus")
-                                   : whole_network_group(sys.network);
-
     std::vector<CollectiveRow> rows;
-    for (std::uint64_t size : *sizes) {
-        query.bytes = size;
-        rows.push_back({*kind, size, query.group.size(), sys.backend,
-                        collective_time(sys.network, sys.system, sys.backend, query)});
+    for (const Case& c : cases) {
+        query.group = c.group;
+        for (std::uint64_t size : sizes) {
+            query.bytes = size;
+            rows.push_back({*kind, size, query.group.size(), sys.backend,
+                            collective_time(c.network, c.system, sys.backend, query)});
+        }
     }
-    // Where congestion comes from, at the largest size; worked out before any
-    // output, so that an error leaves stdout empty.
+    // Where congestion comes from, at the largest size (and count); worked out
+    // before any output, so that an error leaves stdout empty.
     std::vector<PhaseLinks> links;
     if (options.links && !rows.empty()) {
         query.bytes = rows.back().size_bytes;
-        links = collective_links(sys.network, sys.system, sys.backend, query, rows.back().result, 5);
+        query.group = cases.back().group;
+        links = collective_links(cases.back().network, cases.back().system, sys.backend, query, rows.back().result, 5);
     }
     switch (format) {
         case OutputFormat::Table:
@@ -94,11 +213,18 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
     command->add_option("KIND", options->kind, "all-reduce | reduce-scatter | all-gather | all-to-all | send-recv")
         ->required();
     command->add_option("--size,-s", options->size,
-                        "Bytes as nccl-tests counts them (1MiB, 4KB, 1048576) or a doubling range LO:HI")
-        ->required();
-    command->add_option("--npus,-n", options->npus, "Group of the first N NPUs (default: the whole network)");
+                        "Bytes as nccl-tests counts them (1MiB, 4KB, 1048576) or a doubling range LO:HI");
+    command->add_option("-b", options->min_bytes, "nccl-tests' -b: the smallest size (8, 64K, 1M, 2G; default 32M)");
+    command->add_option("-e", options->max_bytes, "nccl-tests' -e: the largest size (default 32M)");
+    command->add_option("-f", options->step_factor, "nccl-tests' -f: multiply the size by this from -b to -e");
+    command->add_option("-i", options->step_bytes, "nccl-tests' -i: add this many bytes while -f is 1 (default 1M)");
+    command->add_option("--npus,-n", options->npus,
+                        "Group of the first N NPUs (default: the whole network); a list or range gives one row per count "
+                        "(8..1024)");
+    command->add_option("-g", options->gpus, "nccl-tests' -g (GPUs per thread; with one thread, the GPUs): as --npus");
     command->add_option("--nodes", options->nodes,
-                        "Nodes: the outermost network dimension (with --gpus-per-node; ranks G per node)");
+                        "Nodes: the outermost network dimension (with --gpus-per-node; ranks G per node); a list or range "
+                        "gives one row per count (1..128)");
     command->add_option("--gpus-per-node", options->gpus_per_node, "GPUs per node: the innermost dimension");
     command->add_option("--algo", options->algo,
                         "nccl backend: force the algorithm like NCCL_ALGO (ring | tree | nvls | nvls-tree | pat)");

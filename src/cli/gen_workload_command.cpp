@@ -1,6 +1,7 @@
 #include "cli/gen_workload_command.h"
 
 #include <charconv>
+#include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <optional>
 
 #include "cli/cli_common.h"
+#include "config/preset.h"
 #include "core/error.h"
 #include "gemm/gemm_workload.h"
 #include "gemm/v1_writer.h"
@@ -145,6 +147,22 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
         ComputeDevice device;
         device.peak_tflops = sys->system.peak_perf_tflops;
         device.mem_bw_gbps = sys->system.local_mem_bw_gbps;
+        // A preset that describes its accelerator in [compute] (hgx-h100 and
+        // the other GPU presets) rather than by ASTRA-sim's peak-perf: the
+        // dense peak of the datatype's precision and the HBM bandwidth.
+        if (device.peak_tflops <= 0 && !o.system.preset.empty()) {
+            const Preset preset = load_preset(o.system.preset, preset_dirs);
+            if (preset.compute.given) {
+                device.peak_tflops = roofline_peak_for_datatype(preset.compute, o.datatype_size);
+                if (device.peak_tflops <= 0)
+                    throw InputError({"--datatype-size", 0, 0, ""},
+                                     fmt::format("preset {} states no peak for {}-byte elements (it gives bf16{}{})",
+                                                 preset.name, o.datatype_size,
+                                                 preset.compute.peak_tflops_fp8 > 0 ? ", fp8" : "",
+                                                 preset.compute.peak_tflops_fp32 > 0 ? ", fp32" : ""));
+                device.mem_bw_gbps = preset.compute.hbm_bandwidth_gbps;
+            }
+        }
         compute.device = device;
     }
     validate_compute_model(compute, systolic ? "--array" : sys->label);

@@ -18,6 +18,7 @@
 #include "cli/export_chakra_command.h"
 #include "cli/exit_codes.h"
 #include "cli/validate_command.h"
+#include "cli/calibrate_command.h"
 
 int main(int argc, char** argv) {
     const std::vector<std::string> preset_dirs = dtcalc::cli::preset_search_dirs(argc > 0 ? argv[0] : "dtcalc");
@@ -36,5 +37,6 @@ int main(int argc, char** argv) {
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
     dtcalc::cli::setup_astra_command(app, preset_dirs);
     dtcalc::cli::setup_validate_command(app, preset_dirs, model_dirs);
+    dtcalc::cli::setup_calibrate_command(app, preset_dirs);
     return dtcalc::cli::run_command_line(app, [&] { app.parse(argc, argv); }, std::cout, std::cerr);
 }

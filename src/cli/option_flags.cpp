@@ -44,13 +44,13 @@ void OptionFlags::apply(PredictOptions& options) const {
         if (it == flags_.end() || it->second.option->count() == 0 || !d.apply) continue;
         const Flag& flag = it->second;
         if (d.type == OptionType::Boolean) {
-            d.apply(options, OptionValue{flag.on ? 1.0 : 0.0, {}});
+            set_option(options, d, OptionValue{flag.on ? 1.0 : 0.0, {}});
             continue;
         }
         std::string expected;
         const auto value = parse_option_value(d, flag.text, expected);
         if (!value) throw InputError({option_flag(d.name), 0, 0, ""}, "expected " + expected + ", got '" + flag.text + "'");
-        d.apply(options, *value);
+        set_option(options, d, *value);
     }
 }
 

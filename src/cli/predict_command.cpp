@@ -52,7 +52,7 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
     // numbers are the same either way (tests/sweep_replay_test.cpp).
     const bool graph = !c.layers_csv.empty() || !c.trace_json.empty();
     const PredictResult result = graph ? predict(resolved.inputs) : predict_numbers(resolved.inputs);
-    const PredictLabels labels{resolved.model_label, resolved.system_label, resolved.backend_label};
+    const PredictLabels labels{resolved.model_label, resolved.system_label, resolved.backend_label, resolved.framework.name};
     if (!c.layers_csv.empty() || !c.trace_json.empty()) {
         if (!c.trace_json.empty()) {
             std::ofstream out(c.trace_json);
@@ -69,8 +69,8 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
         case OutputFormat::Table: write_predict_table(std::cout, resolved.inputs, result, labels, unit); break;
         case OutputFormat::Json: write_predict_json(std::cout, resolved.inputs, result, labels); break;
         case OutputFormat::Csv:
-            write_predict_csv_header(std::cout);
-            write_predict_csv_row(std::cout, resolved.inputs, result, labels);
+            write_predict_csv_header(std::cout, unit);
+            write_predict_csv_row(std::cout, resolved.inputs, result, labels, unit);
             break;
     }
 }

@@ -78,7 +78,7 @@ void run_preset(const PresetOptions& o, const std::vector<std::string>& preset_d
     const std::string text =
         write_toml(tree, {"A dtcalc preset: every table stated, to edit. Keys, units and defaults:",
                           "docs/file-formats.md. Use it with --preset PATH."});
-    preset_from_tree(parse_toml_text(text, o.write.empty() ? "(the preset text)" : o.write), o.write);
+    preset_from_config(parse_toml_text(text, o.write.empty() ? "(the preset text)" : o.write), o.write);
     if (o.write.empty()) {
         std::cout << text;
         return;

@@ -158,6 +158,7 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     if (!format) throw InputError({"--format", 0, 0, ""}, "expected csv or jsonl, got '" + c.format + "'");
     settings.format = *format;
     const TimeUnit unit = parse_units_flag(c.units);
+    settings.unit = unit;
     if (!c.input_file.empty() && settings.shard_count > 1)
         throw InputError({"--shard", 0, 0, ""}, "shards split a sweep's points; split the rows of --input instead");
     SweepSpec spec = read_spec(c);
@@ -165,7 +166,19 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     ProgressBar bar(!c.quiet && !c.no_progress);
     auto progress = [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
     if (!c.input_file.empty()) {
-        BatchSweep batch(std::move(spec), read_text_file(c.input_file), c.input_file, preset_dirs, model_dirs, c.keep_going);
+        // Without --keep-going a bad row stops the batch before any row is
+        // written: the message says how to get the others.
+        auto make_batch = [&] {
+            try {
+                return BatchSweep(std::move(spec), read_text_file(c.input_file), c.input_file, preset_dirs, model_dirs,
+                                  c.keep_going);
+            } catch (const InputError& e) {
+                if (c.keep_going || e.where().file != c.input_file || e.where().line < 2) throw;
+                throw InputError(e.where(), e.detail() + " (nothing written; --keep-going writes the other rows and this "
+                                                         "one with its reason)");
+            }
+        };
+        BatchSweep batch = make_batch();
         for (const std::string& bad : batch.bad_rows()) std::cerr << "dtcalc: error: " << bad << "\n";
         RowOutput out(c.output_file);
         const BatchReport report = batch.run(settings, [&](std::string_view s) { out.write(s); }, progress);
@@ -229,7 +242,7 @@ void setup_sweep_command(CLI::App& app, const std::vector<std::string>& preset_d
                   "Also write communication and exposed time by group (tp, cp, ep, dp, pp): about half again the time per point");
     cmd->add_option("--threads,-j", c->threads, "Worker threads (default 0: every core); the output is the same for any count");
     cmd->add_option("--shard", c->shard, "Evaluate shard i of n (like 3/8): the shards' outputs concatenate into the whole");
-    cmd->add_option("--units", c->units, "Times in the summary: us | ns | ms | s | cycles (default us)");
+    cmd->add_option("--units", c->units, "Times in the CSV rows (their columns named for it) and the summary: us | ns | ms | s | cycles (default us)");
     cmd->add_flag("--quiet,-q", c->quiet, "No summary and no progress bar on stderr");
     cmd->add_flag("--no-progress", c->no_progress, "No progress bar");
     cmd->callback([c, &preset_dirs, &model_dirs] { run_sweep(*c, preset_dirs, model_dirs); });

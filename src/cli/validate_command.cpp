@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_common.h"
 #include "cli/exit_codes.h"
@@ -20,6 +21,9 @@ struct ValidateOptions {
     std::string format = "table";
     std::string plot_dir;
     std::vector<std::string> datasets;
+    bool verbose = false;
+    std::string preset;  // for --dataset files and folders
+    std::optional<int> nodes, gpus_per_node;
 };
 
 // ./validation/gates.toml when run from a checkout, else the source tree's.
@@ -32,10 +36,40 @@ std::string default_gates_path() {
 void run_validate(const ValidateOptions& options, const std::vector<std::string>& preset_dirs,
                   const std::vector<std::string>& model_dirs) {
     const OutputFormat format = parse_output_format(options.format);
-    const ValidationPlan plan = load_validation_plan(options.gates.empty() ? default_gates_path() : options.gates);
+    // A --dataset that exists on disk is measurements to read (nccl-tests
+    // output or a dataset CSV, a file or a folder), predicted on --preset.
+    std::vector<std::string> paths;
+    bool named = options.datasets.empty();
+    for (const std::string& d : options.datasets) {
+        std::error_code ec;
+        if (std::filesystem::exists(d, ec)) paths.push_back(d);
+        else named = true;
+    }
+    if (!paths.empty() && options.preset.empty())
+        throw InputError({"--preset", 0, 0, ""}, "needed to predict the measurements in " + paths.front() +
+                                                     " (a preset name or a .toml path)");
+    if (paths.empty() && !options.preset.empty())
+        throw InputError({"--preset", 0, 0, ""},
+                         "only for --dataset files and folders; the gates file names each dataset's preset");
+    if (paths.empty() && (options.nodes || options.gpus_per_node))
+        throw InputError({options.nodes ? "--nodes" : "--gpus-per-node", 0, 0, ""},
+                         "only for --dataset files and folders of nccl-tests output");
+    ValidationPlan plan;
+    if (named) plan = load_validation_plan(options.gates.empty() ? default_gates_path() : options.gates);
+    else plan.path = "the command line";
+    for (const std::string& path : paths) {
+        DatasetSpec spec;
+        spec.name = path;
+        spec.kind = "nccl-tests";
+        spec.file = path;
+        spec.preset = options.preset;
+        spec.shape = {options.nodes, options.gpus_per_node};
+        spec.where = {"--dataset", 0, 0, ""};
+        plan.datasets.push_back(std::move(spec));
+    }
     const ValidationReport report = run_validation(plan, {preset_dirs, model_dirs}, options.datasets);
     switch (format) {
-        case OutputFormat::Table: write_validation_table(std::cout, report); break;
+        case OutputFormat::Table: write_validation_table(std::cout, report, options.verbose); break;
         case OutputFormat::Csv: write_validation_csv(std::cout, report); break;
         case OutputFormat::Json: write_validation_json(std::cout, report); break;
     }
@@ -58,7 +92,15 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
                         "Datasets and error bounds (default: validation/gates.toml here, else the source tree's)");
     command->add_option("--format", options->format, "table | csv | json (default table)");
     command->add_option("--plot", options->plot_dir, "Write one SVG per group (measured and predicted vs size) here");
-    command->add_option("--dataset", options->datasets, "Run only this dataset (repeatable)");
+    command->add_flag("--verbose,-v", options->verbose,
+                      "List every case (predicted vs measured) after the summary; --format csv|json lists them too");
+    command->add_option("--dataset", options->datasets,
+                        "Run only this dataset (repeatable); a file or folder of nccl-tests output or dataset CSVs "
+                        "is read and predicted on --preset");
+    command->add_option("--preset", options->preset, "The system to predict --dataset files and folders on");
+    command->add_option("--nodes", options->nodes, "Nodes, for nccl-tests logs without rank lines");
+    command->add_option("--gpus-per-node", options->gpus_per_node,
+                        "GPUs per node, for nccl-tests logs without rank lines");
     command->callback([options, &preset_dirs, &model_dirs] { run_validate(*options, preset_dirs, model_dirs); });
 }
 

@@ -212,6 +212,7 @@ CollectiveResult collective_time(const Network& network, const SystemConfig& sys
         result.time_ns = m.sys0_ns;
         result.ranks_min_ns = m.min_ns;
         result.ranks_max_ns = m.max_ns;
+        result.rank_finish_ns = m.rank_finish_ns;
         result.method = m.method;
         return result;
     }

@@ -67,6 +67,10 @@ struct CollectiveResult {
     /// a congestion-aware Ring).
     double ranks_min_ns = 0;
     double ranks_max_ns = 0;
+    /// Each rank's own finish, by position in the group (ASTRA-sim's
+    /// `sys[i] finished` on a collective-only workload); empty when every rank
+    /// finishes at time_ns.
+    std::vector<double> rank_finish_ns;
     /// How the time was found: "closed form" (per-phase formulas and the chunk
     /// pipeline), or message_model.h's "one rank's recurrence", "one rank's
     /// event pass" or "every rank's event pass"; empty for the nccl backend.

@@ -58,6 +58,7 @@
 //   message_model_supports refuses cases over kMessageModelMaxWork.
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "core/collective_kind.h"
 #include "network/topology.h"
@@ -90,6 +91,9 @@ struct MessageModelResult {
     double sys0_ns = 0;  ///< when rank 0 finished (ASTRA-sim's `sys[0] finished`)
     double min_ns = 0;   ///< the earliest rank
     double max_ns = 0;   ///< the latest rank
+    /// Each rank's own finish, rank by rank (ASTRA-sim's `sys[i] finished`),
+    /// where ranks finish apart; empty when every rank finishes at sys0_ns.
+    std::vector<double> rank_finish_ns;
     bool representative = false;  ///< run on one representative rank
     /// "one rank's recurrence", "one rank's event pass" or "every rank's event pass".
     std::string_view method;

@@ -1,5 +1,7 @@
 #include "config/model_loader.h"
 
+#include <algorithm>
+
 #include "config/config_readers.h"
 #include "config/config_value.h"
 #include "config/named_file.h"
@@ -68,6 +70,13 @@ ModelSpec load_model(const std::string& name_or_path, const std::vector<std::str
             for (const ConfigValue& layer : r.list("layer")) m.listed.push_back(listed_layer(layer));
             m.default_batch = r.positive_integer("batch_per_gpu");
             m.seq = 1;
+            m.sample = "sample";
+            if (const ConfigValue* sample = r.optional("sample")) {
+                m.sample = as_string(*sample);
+                const bool word = !m.sample.empty() && m.sample.size() <= 20 &&
+                                  std::all_of(m.sample.begin(), m.sample.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+                if (!word) fail_at(*sample, "expected a lower-case word like image or sample (the throughput is <word>s/s), got '" + m.sample + "'");
+            }
         } else {
             fail_at(kind, "expected 'transformer' or 'layers', got '" + kind.text + "'");
         }

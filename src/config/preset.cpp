@@ -67,6 +67,15 @@ ComputeSpec compute_from(const ConfigValue& table) {
 
 }  // namespace
 
+double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes) {
+    switch (datatype_bytes) {
+        case 1: return compute.peak_tflops_fp8;
+        case 2: return compute.peak_tflops_bf16;
+        case 4: return compute.peak_tflops_fp32;
+        default: return 0;
+    }
+}
+
 TrainingDevice Preset::training_device() const {
     TrainingDevice d;
     d.name = name;
@@ -110,9 +119,13 @@ ConfigValue expand_composed(const ConfigValue& root, const std::vector<std::stri
     rq.nics_per_node = count_at(r, "nics-per-node");
     if (auto v = r.optional_string("host-cpu")) rq.host_cpu = *v;
     if (auto v = r.optional_string("backend")) rq.backend = *v;
+    // The preset's own [calibration] table (the bounds `dtcalc calibrate` fits within) goes along.
+    const ConfigValue* calibration = r.optional("calibration");
     r.finish();
     try {
-        return compose_cluster(rq, search_dirs);
+        ConfigValue tree = compose_cluster(rq, search_dirs);
+        if (calibration) tree.fields.emplace_back("calibration", *calibration);
+        return tree;
     } catch (const OptionError& e) {
         if (!e.where().file.empty()) throw;
         // Locate the error at the preset's own key.
@@ -128,7 +141,7 @@ ConfigValue expand_composed(const ConfigValue& root, const std::vector<std::stri
 
 }  // namespace
 
-Preset preset_from_tree(const ConfigValue& root, const std::string& path) {
+Preset preset_from_config(const ConfigValue& root, const std::string& path) {
     Preset preset;
     preset.path = path;
     preset.tree = root;
@@ -149,6 +162,8 @@ Preset preset_from_tree(const ConfigValue& root, const std::string& path) {
     }
     if (preset.backend == NetworkBackend::Nccl && !preset.nccl)
         fail_at(backend, "backend 'nccl' needs an [nccl] table in the preset");
+    if (const ConfigValue* calibration = reader.optional("calibration"))
+        preset.calibration = calibration_from(*calibration, root);
     reader.finish();
     return preset;
 }
@@ -160,12 +175,12 @@ Preset load_preset(const std::string& name_or_path, const std::vector<std::strin
     std::vector<std::string> dirs{std::filesystem::path(path).parent_path().string()};
     dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
     return read_reporting_all(root, [&](const ConfigValue& tree) {
-        return composed(tree) ? preset_from_tree(expand_composed(tree, dirs), path) : preset_from_tree(tree, path);
+        return composed(tree) ? preset_from_config(expand_composed(tree, dirs), path) : preset_from_config(tree, path);
     });
 }
 
 Preset compose_preset(const ClusterRequest& request, const std::vector<std::string>& search_dirs) {
-    return preset_from_tree(compose_cluster(request, search_dirs), "");
+    return preset_from_config(compose_cluster(request, search_dirs), "");
 }
 
 std::string efficiency_note(const std::string& assumed_from) {

@@ -8,6 +8,7 @@
 #include "collective/backend.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "compute/training_device.h"
+#include "config/calibration_table.h"
 #include "config/config_value.h"
 #include "config/hardware_catalogue.h"
 #include "network/network.h"
@@ -39,6 +40,11 @@ struct ComputeSpec {
     std::string efficiency_assumed_from;
 };
 
+/// The dense peak (TFLOP/s) a roofline of elements of `datatype_bytes` bytes
+/// runs at: 1 byte fp8, 2 bytes bf16, 4 bytes fp32; 0 where the spec gives
+/// none for that width.
+double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes);
+
 struct Preset {
     std::string name;
     std::string description;
@@ -51,6 +57,9 @@ struct Preset {
     /// also shared into `system.nccl` so every collective priced with the
     /// system sees them.
     std::optional<NcclParameters> nccl;
+    /// The constants `dtcalc calibrate` may fit, with their bounds (the
+    /// optional [calibration] table, config/calibration_table.h).
+    std::vector<CalibratedConstant> calibration;
     std::string path;  ///< the file it was read from ("" when built from flags)
     /// The preset as a whole table (a composed preset expanded): what
     /// `dtcalc preset --write` writes and what reads back as the same preset.
@@ -67,8 +76,10 @@ struct Preset {
 /// `gpus-per-node`, `nodes`, `nics-per-node`, `host-cpu`; hardware_catalogue.h).
 Preset load_preset(const std::string& name_or_path, const std::vector<std::string>& search_dirs);
 
-/// A preset from its table (as read from a file, or composed); `path` names it in errors.
-Preset preset_from_tree(const ConfigValue& root, const std::string& path);
+/// The preset a whole preset table states (as read from a file, or a composed
+/// preset expanded), with every check load_preset makes; `path` names it in
+/// errors. `dtcalc calibrate` calls it with candidate values set in the tree.
+Preset preset_from_config(const ConfigValue& root, const std::string& path);
 
 /// The cluster `request` describes, as the preset it would be (flags: --gpu, --nic, ...).
 Preset compose_preset(const ClusterRequest& request, const std::vector<std::string>& search_dirs);

@@ -83,7 +83,7 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         throw OptionError("preset", "give either a preset or a network and a system, not both");
     if (cluster) {
         ClusterChoice chosen;
-        Preset preset = preset_from_tree(compose_cluster(cluster_request(options), preset_dirs, &chosen), "");
+        Preset preset = preset_from_config(compose_cluster(cluster_request(options), preset_dirs, &chosen), "");
         out.label = cluster_label(chosen);
         out.device = preset.training_device();
         out.network = std::move(preset.network);

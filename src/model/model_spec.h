@@ -42,6 +42,9 @@ struct ModelSpec {
     // Layer list
     std::vector<ListedLayer> listed;
     int default_batch = 0;     ///< layer-list models: samples per GPU when the plan gives none
+    /// What one sample of the throughput is: "token" for a transformer; for a
+    /// layer-list model its `sample` key ("image" for ResNet-50), "sample" by default.
+    std::string sample = "token";
 
     int head_dim() const { return heads > 0 ? hidden / heads : 0; }
     bool is_moe() const { return experts > 1; }

@@ -61,14 +61,14 @@ double total_parameters(const ModelSpec& m) {
     return m.layers * layer_parameters(m) + embedding_parameters(m) * (m.tied_embeddings ? 1.0 : 2.0);
 }
 
-double model_flops_per_iteration(const ModelSpec& m, double batch, double seq) {
+double model_flops_per_iteration(const ModelSpec& m, double batch, double seq, AttentionFlops count) {
     if (m.kind == ModelKind::LayerList) {
         double f = 0;
         for (const ListedLayer& l : m.listed) f += l.forward_flops;
         return 3.0 * f * batch;
     }
     const LayerForwardWork w = layer_forward_work(m, batch, seq, {}, 2.0);
-    const double per_layer = w.gemm_flops + w.attention_flops;
+    const double per_layer = w.gemm_flops + w.attention_flops * (count == AttentionFlops::Causal ? 0.5 : 1.0);
     const double logits = 2.0 * batch * seq * m.hidden * m.vocab;
     return 3.0 * (m.layers * per_layer + logits);
 }

@@ -55,9 +55,16 @@ double layer_parameters(const ModelSpec& model);
 double layer_parameters_per_rank(const ModelSpec& model, int tp, int ep);
 double embedding_parameters(const ModelSpec& model);  ///< V x h (once; the output layer another if untied)
 
+/// How model FLOPs count attention: over the full s x s square (Megatron-LM's
+/// formula, num_floating_point_operations in megatron/training/training.py,
+/// and Narayanan et al. 2021 eq. 3), or over the causal half that is computed
+/// (as TorchTitan's get_num_flop_per_token and the PaLM paper's MFU count).
+enum class AttentionFlops { FullSquare, Causal };
+
 /// Model FLOPs of one training iteration (forward + backward, no recompute),
 /// all ranks together, for `batch` sequences: the numerator of MFU.
-double model_flops_per_iteration(const ModelSpec& model, double batch, double seq);
+double model_flops_per_iteration(const ModelSpec& model, double batch, double seq,
+                                 AttentionFlops count = AttentionFlops::FullSquare);
 
 /// Total parameters.
 double total_parameters(const ModelSpec& model);

@@ -104,6 +104,11 @@ const OptionDecl kOptions[] = {
     {.name = "host_cpu", .type = T::Text, .help = "host CPU of a cluster from --gpu: intel | amd (NCCL's network overhead)",
      .default_text = "the reference node's", .expected = "intel or amd", .accepts = is_host_cpu,
      .apply = set<&PredictOptions::host_cpu>, .base = true},
+    {.name = "framework", .type = T::Text,
+     .help = "framework recipe whose defaults the plan options not given take: megatron-core | nemo | torchtitan | "
+             "megatron-2022, or a .toml path (presets/frameworks/)",
+     .default_text = "megatron-core", .expected = "a recipe name or .toml path", .apply = set<&PredictOptions::framework>,
+     .base = true},
     // The plan.
     {.name = "dp", .help = "data parallel", .default_text = "npus / (tp x pp x cp)", .apply = set<&PredictOptions::dp>},
     {.name = "tp", .help = "tensor parallel", .default_text = "1", .apply = set<&PredictOptions::tp>},
@@ -189,6 +194,9 @@ const OptionDecl kOptions[] = {
 }
 
 }  // namespace
+
+// PredictOptions::given holds one bit per option.
+static_assert(std::size(kOptions) <= 64, "PredictOptions::given has 64 bits");
 
 std::span<const OptionDecl> option_schema() { return kOptions; }
 

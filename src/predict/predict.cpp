@@ -73,6 +73,9 @@ void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const
         r.tokens_per_s_per_gpu = r.tokens_per_s / r.npus;
         r.model_tflops_per_gpu = r.model_flops / seconds / r.npus / 1e12;
         r.mfu = r.model_tflops_per_gpu / device.peak_tflops(plan.precision);
+        r.model_tflops_per_gpu_causal =
+            model_flops_per_iteration(model, batch, seq, AttentionFlops::Causal) / seconds / r.npus / 1e12;
+        r.mfu_causal = r.model_tflops_per_gpu_causal / device.peak_tflops(plan.precision);
     }
 
     r.memory = peak_memory(model, plan);

@@ -48,7 +48,11 @@ struct PredictResult {
     double tokens_per_s_per_gpu = 0;
     double model_tflops_per_gpu = 0;
     double mfu = 0;              ///< model FLOP/s per GPU / peak of the plan's precision
-    double model_flops = 0;      ///< per iteration, all GPUs, no recompute
+    double model_flops = 0;      ///< per iteration, all GPUs, no recompute; attention over the full s x s (Megatron's count)
+    /// The same with attention's causal half only (AttentionFlops::Causal), as
+    /// some frameworks publish their MFU.
+    double model_tflops_per_gpu_causal = 0;
+    double mfu_causal = 0;
     PeakMemory memory;
     double memory_limit_bytes = 0;
 

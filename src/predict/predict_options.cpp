@@ -1,8 +1,10 @@
 #include "predict/predict_options.h"
 
 #include <algorithm>
+#include <span>
 
 #include "config/system_source.h"
+#include "config/framework_recipe.h"
 #include "config/model_loader.h"
 #include "config/network_config.h"
 #include "config/preset.h"
@@ -14,11 +16,29 @@
 
 namespace dtcalc {
 
+namespace {
+
+std::uint64_t option_bit(const OptionDecl& option) {
+    const std::span<const OptionDecl> all = option_schema();
+    const auto index = static_cast<std::size_t>(&option - all.data());
+    return index < 64 ? std::uint64_t{1} << index : 0;
+}
+
+}  // namespace
+
+void set_option(PredictOptions& o, const OptionDecl& option, const OptionValue& value) {
+    if (!option.apply) return;
+    option.apply(o, value);
+    o.given |= option_bit(option);
+}
+
+bool option_given(const PredictOptions& o, const OptionDecl& option) { return (o.given & option_bit(option)) != 0; }
+
 void apply_scenario(const ConfigValue& scenario, PredictOptions& o) {
     ConfigTableReader r(scenario);
     for (const OptionDecl& d : option_schema())
         if (d.target == OptionTarget::Option)
-            if (const ConfigValue* v = r.optional(d.name)) d.apply(o, option_value_from_config(d, *v));
+            if (const ConfigValue* v = r.optional(d.name)) set_option(o, d, option_value_from_config(d, *v));
     r.ignore({"name", "description", "sources", "expected"});
     r.finish();
 }
@@ -51,9 +71,12 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     out.backend_label = std::string(network_backend_name(resolved.backend));
     in.device = resolved.device;
 
-    in.plan = resolve_plan(o, in.model, in.network.total_npus());
+    out.framework = read_framework_defaults(load_framework(o.framework, framework_dirs(preset_dirs)));
+    PredictOptions with_defaults = o;
+    apply_framework_defaults(with_defaults, out.framework);
+    in.plan = resolve_plan(with_defaults, in.model, in.network.total_npus());
     check_precision(in.plan, in.device);
-    in.memory_limit_bytes = resolve_memory_limit(o);
+    in.memory_limit_bytes = resolve_memory_limit(with_defaults);
     return out;
 }
 

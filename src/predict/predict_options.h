@@ -3,11 +3,14 @@
 // sweep row — and how they become PredictInputs. Shared by `predict` and `sweep`.
 // Each option is declared once in option_schema.h, which says how its value
 // sets these fields.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "config/config_value.h"
+#include "predict/framework_defaults.h"
+#include "predict/option_schema.h"
 #include "predict/predict.h"
 
 namespace dtcalc {
@@ -30,7 +33,22 @@ struct PredictOptions {
     std::string attention = "flash";
     std::string pipeline_split = "even";
     std::string memory_limit;
+    /// The framework recipe (presets/frameworks/NAME.toml, config/framework_recipe.h)
+    /// whose defaults fill the plan options not given.
+    std::string framework = "megatron-core";
+    /// The options given explicitly (set_option), one bit per option_schema()
+    /// entry: a framework recipe's defaults never override them.
+    std::uint64_t given = 0;
+
+    bool operator==(const PredictOptions&) const = default;
 };
+
+/// Sets one option (option_schema.h) on `options` and marks it given. Every
+/// front end sets options through it.
+void set_option(PredictOptions& options, const OptionDecl& option, const OptionValue& value);
+
+/// Whether `option` was set through set_option().
+bool option_given(const PredictOptions& options, const OptionDecl& option);
 
 /// Reads a scenario's keys (option_schema.h's names of the options `predict`
 /// takes) into `options`; throws InputError at a value that cannot be read.
@@ -40,6 +58,7 @@ struct ResolvedPrediction {
     PredictInputs inputs;
     std::string model_label, system_label, backend_label;
     std::vector<std::string> warnings;  ///< ResolvedSystem::warnings (a network file's implausible values)
+    FrameworkDefaults framework;  ///< the recipe the plan's defaults came from
 };
 
 /// Throws OptionError (core/error.h) naming the option whose value cannot be

@@ -25,8 +25,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return out;
 }
 
-// Columns 2 to 15 of cases.csv are options (option_schema.h), read by their names.
-constexpr std::size_t kFirstOption = 2, kLastOption = 15;
+// Columns 2 to 17 of cases.csv are options (option_schema.h), read by their names.
+constexpr std::size_t kFirstOption = 2, kLastOption = 17;
 
 }  // namespace
 
@@ -35,9 +35,9 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
     std::string line;
     std::getline(in, line);
     const std::vector<std::string> header = split_csv_line(line);
-    const std::vector<std::string> expected{"case", "model", "nodes", "gpus_per_node", "dp", "tp", "pp", "cp", "vpp",
-                                            "sequence_parallel", "mbs", "gbs", "seq", "precision", "zero", "recompute",
-                                            "metric", "measured", "source"};
+    const std::vector<std::string> expected{"case", "model", "framework", "nodes", "gpus_per_node", "dp", "tp", "pp",
+                                            "cp", "vpp", "sequence_parallel", "tp_comm_overlap", "mbs", "gbs", "seq",
+                                            "precision", "zero", "recompute", "metric", "measured", "source"};
     if (header != expected) throw InputError({path, 1, 0, ""}, "unexpected header; expected the columns of cases.csv");
     const std::string model_dir = (std::filesystem::path(path).parent_path() / "models").string();
     std::vector<TrainingCase> cases;
@@ -57,23 +57,22 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         const std::string local = model_dir + "/" + f[1] + ".toml";
         o.model = std::filesystem::exists(local) ? local : f[1];
         o.preset = preset;
-        for (std::size_t k = kFirstOption; k <= kLastOption; ++k) {  // nodes ... recompute: options by name
+        for (std::size_t k = kFirstOption; k <= kLastOption; ++k) {  // framework ... recompute: options by name
             const OptionDecl* option = find_option(expected[k]);
             std::string what;
             const auto value = parse_option_value(*option, f[k], what);
             if (!value) throw InputError({path, number, 0, expected[k]}, "expected " + what + ", got '" + f[k] + "'");
-            option->apply(o, *value);
+            set_option(o, *option, *value);
         }
-        o.tp_comm_overlap = o.sequence_parallel;  // both sources run TP communication overlap with SP
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
-        c.metric = f[16];
+        c.metric = f[18];
         if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu")
             throw InputError({path, number, 0, "metric"}, "expected tokens_per_s_per_gpu or tflops_per_gpu, got '" + c.metric + "'");
         char* end = nullptr;
-        c.measured = std::strtod(f[17].c_str(), &end);
-        if (end == f[17].c_str() || c.measured <= 0)
-            throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + f[17] + "'");
-        c.source = f[18];
+        c.measured = std::strtod(f[19].c_str(), &end);
+        if (end == f[19].c_str() || c.measured <= 0)
+            throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + f[19] + "'");
+        c.source = f[20];
         cases.push_back(std::move(c));
     }
     return cases;

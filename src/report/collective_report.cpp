@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "collective/bus_bandwidth.h"
@@ -45,14 +46,24 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
     if (rows.empty()) return;
     const CollectiveRow& first = rows.front();
     const std::string u(time_unit_name(unit));
-    fmt::print(out, "# {} on {} NPUs, {}, backend {}\n", collective_kind_name(first.kind), first.npus,
-               header.system_label, network_backend_name(first.backend));
+    // Rows over several group sizes (--npus 8..1024, --nodes 1..128) lead with
+    // their NPU count.
+    std::int64_t min_npus = first.npus, max_npus = first.npus;
+    for (const CollectiveRow& row : rows) {
+        min_npus = std::min(min_npus, row.npus);
+        max_npus = std::max(max_npus, row.npus);
+    }
+    const bool counts = min_npus != max_npus;
+    fmt::print(out, "# {} on {} NPUs, {}, backend {}\n", collective_kind_name(first.kind),
+               counts ? fmt::format("{} to {}", min_npus, max_npus) : std::to_string(first.npus), header.system_label,
+               network_backend_name(first.backend));
     const bool nccl = has_algorithm(rows);
-    fmt::print(out, "#{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}{}\n", "size (B)", "size", "chunks",
-               "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)",
+    fmt::print(out, "{}{:>13} {:>12} {:>7} {:>16} {:>13} {:>13}{}\n", counts ? "#    npus " : "#", "size (B)", "size",
+               "chunks", "time (" + u + ")", "algbw (GB/s)", "busbw (GB/s)",
                nccl ? fmt::format(" {:>5} {:>9}  {:<10} {}", "nics", "channels", "algorithm", "protocol")
                     : std::string());
     for (const CollectiveRow& row : rows) {
+        if (counts) fmt::print(out, "{:>9} ", row.npus);
         fmt::print(out, "{:>14} {:>12} {:>7} {:>16} {:>13.2f} {:>13.2f}{}\n", row.size_bytes,
                    format_byte_size(row.size_bytes), row.result.chunks, format_time(unit, row.result.time_ns),
                    row.algbw_gbps(), row.busbw_gbps(),
@@ -62,10 +73,11 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
     }
     if (!with_phases) return;
     for (const CollectiveRow& row : rows) {
-        fmt::print(out, "\nphases of one chunk ({}, {} chunks of {}), times in {}:\n", format_byte_size(row.size_bytes),
-                   row.result.chunks, format_byte_size(row.result.chunk_bytes), u);
+        fmt::print(out, "\nphases of one chunk ({}{}, {} chunks of {}), times in {}:\n", format_byte_size(row.size_bytes),
+                   counts ? fmt::format(" on {} NPUs", row.npus) : std::string(), row.result.chunks,
+                   format_byte_size(row.result.chunk_bytes), u);
         fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11} {:>11} {:>10} {:>10} {:>11} {:>11}\n", "dim",
-                   "collective", "algorithm", "npus", "steps", "bytes/step", "latency", "bandwidth", "endpoint",
+                   "collective", "algorithm", "npus", "steps", "bytes/step", "latency", "transfer", "endpoint",
                    "reduction", "phase", "wait");
         for (const PhaseBreakdown& p : row.result.phases) {
             fmt::print(out, "{:>4} {:<15} {:<17} {:>6} {:>6} {:>12} {:>11} {:>11} {:>10} {:>10} {:>11} {:>11}\n",
@@ -80,18 +92,21 @@ void write_collective_table(std::ostream& out, const CollectiveReportHeader& hea
 }
 
 void write_collective_csv(std::ostream& out, const std::vector<CollectiveRow>& rows, TimeUnit unit) {
+    // One column set for every backend: the nccl backend's choice (NICs in use,
+    // channels, algorithm, protocol) is empty where another backend priced it.
     const std::string u(time_unit_name(unit));
-    const bool nccl = has_algorithm(rows);
-    fmt::print(out, "collective,size_bytes,npus,backend,chunks,chunk_bytes,time_{},algbw_GBps,busbw_GBps{}\n", u,
-               nccl ? ",nics,channels,algorithm,protocol" : "");
+    fmt::print(out, "collective,size_bytes,npus,backend,chunks,chunk_bytes,time_{},algbw_GBps,busbw_GBps,nics,channels,"
+                    "algorithm,protocol\n",
+               u);
     for (const CollectiveRow& row : rows) {
         fmt::print(out, "{},{},{},{},{},{},{},{},{}{}\n", collective_kind_name(row.kind), row.size_bytes, row.npus,
                    network_backend_name(row.backend), row.result.chunks, row.result.chunk_bytes,
                    number(nanoseconds_to(unit, row.result.time_ns)), number(row.algbw_gbps()),
                    number(row.busbw_gbps()),
-                   nccl ? fmt::format(",{},{},{},{}", row.result.nics, row.result.channels, row.result.nccl_algorithm,
-                                      row.result.nccl_protocol)
-                        : std::string());
+                   row.result.algorithm.empty()
+                       ? std::string(",,,,")
+                       : fmt::format(",{},{},{},{}", row.result.nics, row.result.channels, row.result.nccl_algorithm,
+                                     row.result.nccl_protocol));
     }
 }
 
@@ -119,7 +134,7 @@ void write_collective_json(std::ostream& out, const std::vector<CollectiveRow>& 
             const PhaseBreakdown& p = row.result.phases[j];
             fmt::print(out,
                        "{}\n    {{\"dimension\": {}, \"collective\": \"{}\", \"algorithm\": \"{}\", \"npus\": {}, "
-                       "\"steps\": {}, \"bytes_per_step\": {}, \"latency_us\": {}, \"bandwidth_us\": {}, "
+                       "\"steps\": {}, \"bytes_per_step\": {}, \"latency_us\": {}, \"transfer_us\": {}, "
                        "\"endpoint_us\": {}, \"reduction_us\": {}, \"time_us\": {}, \"wait_us\": {}}}",
                        j == 0 ? "" : ",", p.dimension, collective_kind_name(p.kind),
                        row.result.algorithm.empty() ? algorithm_label(p) : std::string(row.result.algorithm), p.npus,

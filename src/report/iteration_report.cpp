@@ -16,6 +16,39 @@ std::string number(double value) { return fmt::format("{:.12g}", value); }
 
 bool is_comm(OpKind k) { return k == OpKind::Collective || k == OpKind::Send || k == OpKind::Recv; }
 
+// Adds op i's time to a row: compute by phase, communication end to end and
+// its exposed part by phase.
+void add_op_to_row(LayerRow& row, const Op& op, const Schedule& schedule, std::size_t i) {
+    const double ns = schedule.ops[i].end_ns - schedule.ops[i].start_ns;
+    if (op.kind == OpKind::Compute) {
+        switch (op.phase) {
+            case OpPhase::Forward: row.fwd_compute_ns += ns; break;
+            case OpPhase::WeightGradient: row.wg_compute_ns += ns; break;
+            case OpPhase::InputGradient: row.ig_compute_ns += ns; break;
+            case OpPhase::Update: row.update_ns += ns; break;
+            case OpPhase::Other: row.fwd_compute_ns += ns; break;
+        }
+    } else if (is_comm(op.kind)) {
+        const double exposed = schedule.exposed_ns[i];
+        switch (op.phase) {
+            case OpPhase::WeightGradient:
+            case OpPhase::Update:
+                row.wg_comm_ns += ns;
+                row.wg_exposed_ns += exposed;
+                break;
+            case OpPhase::InputGradient:
+                row.ig_comm_ns += ns;
+                row.ig_exposed_ns += exposed;
+                break;
+            case OpPhase::Forward:
+            case OpPhase::Other:
+                row.fwd_comm_ns += ns;
+                row.fwd_exposed_ns += exposed;
+                break;
+        }
+    }
+}
+
 }  // namespace
 
 IterationReport make_iteration_report(const WorkloadGraph& graph, const Schedule& schedule, int passes) {
@@ -42,38 +75,21 @@ IterationReport make_iteration_report(const WorkloadGraph& graph, const Schedule
     for (std::size_t i = 0; i < graph.ops.size(); ++i) {
         const Op& op = graph.ops[i];
         if (op.layer < 0 || op.role != slowest) continue;
-        LayerRow& row = r.layers[static_cast<std::size_t>(op.layer)];
-        const double ns = schedule.ops[i].end_ns - schedule.ops[i].start_ns;
-        if (op.kind == OpKind::Compute) {
-            switch (op.phase) {
-                case OpPhase::Forward: row.fwd_compute_ns += ns; break;
-                case OpPhase::WeightGradient: row.wg_compute_ns += ns; break;
-                case OpPhase::InputGradient: row.ig_compute_ns += ns; break;
-                case OpPhase::Update: row.update_ns += ns; break;
-                case OpPhase::Other: row.fwd_compute_ns += ns; break;
-            }
-        } else if (is_comm(op.kind)) {
-            const double exposed = schedule.exposed_ns[i];
-            switch (op.phase) {
-                case OpPhase::WeightGradient:
-                case OpPhase::Update:
-                    row.wg_comm_ns += ns;
-                    row.wg_exposed_ns += exposed;
-                    break;
-                case OpPhase::InputGradient:
-                    row.ig_comm_ns += ns;
-                    row.ig_exposed_ns += exposed;
-                    break;
-                case OpPhase::Forward:
-                case OpPhase::Other:
-                    row.fwd_comm_ns += ns;
-                    row.fwd_exposed_ns += exposed;
-                    break;
-            }
-        }
+        add_op_to_row(r.layers[static_cast<std::size_t>(op.layer)], op, schedule, i);
     }
     for (int op : schedule.critical_path) r.critical_path.push_back(graph.op_label(op));
     return r;
+}
+
+std::vector<LayerRow> make_role_rows(const WorkloadGraph& graph, const Schedule& schedule, const std::string& prefix) {
+    std::vector<LayerRow> rows(static_cast<std::size_t>(graph.roles));
+    for (std::size_t r = 0; r < rows.size(); ++r) rows[r].name = prefix + " " + std::to_string(r);
+    for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+        const Op& op = graph.ops[i];
+        if (op.role < 0 || op.role >= graph.roles) continue;
+        add_op_to_row(rows[static_cast<std::size_t>(op.role)], op, schedule, i);
+    }
+    return rows;
 }
 
 void write_iteration_table(std::ostream& out, const IterationReport& r, TimeUnit unit) {

@@ -47,6 +47,10 @@ struct IterationReport {
 
 IterationReport make_iteration_report(const WorkloadGraph& graph, const Schedule& schedule, int passes);
 
+/// One row per role (for a training step: per pipeline stage), named
+/// "<prefix> <role>", summing every op of that role by the LayerRow columns.
+std::vector<LayerRow> make_role_rows(const WorkloadGraph& graph, const Schedule& schedule, const std::string& prefix);
+
 void write_iteration_table(std::ostream& out, const IterationReport& report, TimeUnit unit);
 void write_iteration_csv(std::ostream& out, const IterationReport& report, TimeUnit unit);
 void write_iteration_json(std::ostream& out, const IterationReport& report);

@@ -29,8 +29,10 @@ std::string plan_text(const PredictInputs& in) {
     if (p.ep > 1) s += fmt::format(" ep {}", p.ep);
     if (p.sequence_parallel) s += " sp";
     if (p.vpp > 1) s += fmt::format(" vpp {}", p.vpp);
-    s += fmt::format(", {}, mbs {} gbs {} seq {}, recompute {}, zero {}, {}", pipeline_schedule_name(p.schedule), p.mbs,
-                     p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision));
+    // A layer-list model's sample (an image, a query) has no sequence.
+    const std::string seq = in.model.kind == ModelKind::LayerList ? "" : fmt::format(" seq {}", p.sequence(in.model));
+    s += fmt::format(", {}, mbs {} gbs {}{}, recompute {}, zero {}, {}", pipeline_schedule_name(p.schedule), p.mbs,
+                     p.global_batch(), seq, recompute_name(p.recompute), p.zero, precision_name(p.precision));
     if (p.attention != AttentionKernel::Flash) s += fmt::format(", {} attention", attention_kernel_name(p.attention));
     if (p.split != PipelineSplit::Even) s += fmt::format(", {} split", pipeline_split_name(p.split));
     return s;
@@ -44,14 +46,16 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
                          TimeUnit unit) {
     const std::string u(time_unit_name(unit));
     auto t = [&](double ns) { return fmt::format("{:.3f} {}", nanoseconds_to(unit, ns), u); };
-    fmt::print(out, "{} on {} ({} NPUs, backend {})\n", labels.model, labels.system, r.npus, labels.backend);
+    fmt::print(out, "{} on {} ({} NPUs, backend {}{})\n", labels.model, labels.system, r.npus, labels.backend,
+               labels.framework.empty() ? "" : ", framework " + labels.framework);
     fmt::print(out, "plan: {}\n", plan_text(in));
     if (!r.plan_problems.empty()) {
         for (const std::string& p : r.plan_problems) fmt::print(out, "  cannot run: {}\n", p);
         return;
     }
     fmt::print(out, "  {:<26} {:>18}\n", "iteration time", t(r.iteration_ns));
-    fmt::print(out, "  {:<26} {:>18}   ({:.1f} per GPU)\n", "tokens/s", fmt::format("{:.0f}", r.tokens_per_s), r.tokens_per_s_per_gpu);
+    fmt::print(out, "  {:<26} {:>18}   ({:.1f} per GPU)\n", in.model.sample + "s/s", fmt::format("{:.0f}", r.tokens_per_s),
+               r.tokens_per_s_per_gpu);
     fmt::print(out, "  {:<26} {:>18}   (MFU {:.1f} % of {:.0f} TFLOP/s {})\n", "model TFLOP/s per GPU",
                fmt::format("{:.1f}", r.model_tflops_per_gpu), 100 * r.mfu, in.device.peak_tflops(in.plan.precision),
                precision_name(in.plan.precision));
@@ -59,7 +63,15 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     fmt::print(out, "  {:<26} {:>18}\n", "communication time", t(r.comm_ns));
     fmt::print(out, "  {:<26} {:>18}   ({:.1f} % of the iteration)\n", "exposed communication", t(r.exposed_comm_ns),
                r.iteration_ns > 0 ? 100 * r.exposed_comm_ns / r.iteration_ns : 0.0);
-    fmt::print(out, "  {:<26} {:>18}\n", "pipeline bubble", t(r.bubble_ns));
+    if (in.plan.pp > 1 && in.plan.gbs <= 0) {
+        // No global batch given: one micro-batch per data-parallel rank, so
+        // the pipeline fills and drains around a single micro-batch.
+        fmt::print(out, "  {:<26} {:>18}   (no gbs given: {} micro-batch per pipeline, so about (pp-1)/pp = {:.0f} % of "
+                        "the iteration is fill and drain; give --gbs)\n",
+                   "pipeline bubble", t(r.bubble_ns), in.plan.micro_batches(), 100.0 * (in.plan.pp - 1) / in.plan.pp);
+    } else {
+        fmt::print(out, "  {:<26} {:>18}\n", "pipeline bubble", t(r.bubble_ns));
+    }
     fmt::print(out, "  {:<26} {:>18}   (exposed communication + bubble)\n", "idle (not computing)", t(r.idle_ns));
     for (int k = 0; k < kTrafficClasses; ++k) {
         const TrafficTime& g = r.comm_by_class[static_cast<std::size_t>(k)];
@@ -71,8 +83,13 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     fmt::print(out, "  {:<26} {:>18}   (stage {}: weights {}, gradients {}, optimizer {}, activations {}, buffers {})\n",
                "peak memory", gib(m.total()), r.memory.stage, gib(m.weights), gib(m.gradients), gib(m.optimizer),
                gib(m.activations), gib(m.buffers));
-    if (r.feasible) {
-        fmt::print(out, "  {:<26} {:>18}\n", "feasible", r.memory_limit_bytes > 0 ? "yes (fits " + gib(r.memory_limit_bytes) + ")" : "yes");
+    if (r.feasible && r.memory_limit_bytes <= 0) {
+        // The device's capacity is unknown (the lab presets state none) and no
+        // --memory-limit was given: nothing says whether the plan fits.
+        fmt::print(out, "  {:<26} {:>18}   (the system states no memory capacity; give --memory-limit, e.g. 80GiB)\n",
+                   "feasible", "unknown");
+    } else if (r.feasible) {
+        fmt::print(out, "  {:<26} {:>18}\n", "feasible", "yes (fits " + gib(r.memory_limit_bytes) + ")");
     } else {
         for (const std::string& reason : r.infeasible_reasons) fmt::print(out, "  {:<26} {:>18}   {}\n", "feasible", "NO", reason);
     }
@@ -84,8 +101,9 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
     const ParallelPlan& p = in.plan;
     auto us = [](double ns) { return number(ns * 1e-3); };
-    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"npus\": {},\n", json_string(labels.model),
-               json_string(labels.system), json_string(labels.backend), r.npus);
+    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"framework\": {}, \"npus\": {},\n",
+               json_string(labels.model), json_string(labels.system), json_string(labels.backend),
+               json_string(labels.framework), r.npus);
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
@@ -112,9 +130,9 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     }
     fmt::print(out,
                "  \"tokens_per_s\": {}, \"tokens_per_s_per_gpu\": {}, \"model_tflops_per_gpu\": {}, \"mfu\": {}, "
-               "\"model_flops\": {},\n",
+               "\"model_flops\": {}, \"model_tflops_per_gpu_causal\": {}, \"mfu_causal\": {},\n",
                number(r.tokens_per_s), number(r.tokens_per_s_per_gpu), number(r.model_tflops_per_gpu), number(r.mfu),
-               number(r.model_flops));
+               number(r.model_flops), number(r.model_tflops_per_gpu_causal), number(r.mfu_causal));
     fmt::print(out,
                "  \"peak_memory_bytes\": {}, \"peak_memory_stage\": {}, \"memory\": {{\"weights\": {}, \"gradients\": {}, "
                "\"optimizer\": {}, \"activations\": {}, \"buffers\": {}}}, \"memory_limit_bytes\": {},\n",
@@ -129,18 +147,22 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     out << "\n}\n";
 }
 
-void write_predict_csv_header(std::ostream& out) {
-    out << "model,system,npus,dp,tp,pp,cp,ep,sp,vpp,schedule,mbs,gbs,seq,recompute,zero,precision,iteration_time_us,"
-           "compute_time_us,comm_time_us,exposed_comm_us,bubble_time_us,tokens_per_s,tokens_per_s_per_gpu,"
-           "model_tflops_per_gpu,mfu,peak_memory_bytes,feasible,reason,idle_time_us";
+void write_predict_csv_header(std::ostream& out, TimeUnit unit) {
+    const std::string_view u = time_unit_name(unit);
+    fmt::print(out,
+               "model,system,npus,dp,tp,pp,cp,ep,sp,vpp,schedule,mbs,gbs,seq,recompute,zero,precision,iteration_time_{0},"
+               "compute_time_{0},comm_time_{0},exposed_comm_{0},bubble_time_{0},tokens_per_s,tokens_per_s_per_gpu,"
+               "model_tflops_per_gpu,mfu,peak_memory_bytes,feasible,reason,idle_time_{0}",
+               u);
     for (int k = 0; k < kTrafficClasses; ++k)
-        fmt::print(out, ",{0}_comm_us,{0}_exposed_us", traffic_class_key(traffic(k)));
+        fmt::print(out, ",{0}_comm_{1},{0}_exposed_{1}", traffic_class_key(traffic(k)), u);
     out << '\n';
 }
 
-void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
+void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                           TimeUnit unit) {
     const ParallelPlan& p = in.plan;
-    auto us = [](double ns) { return number(ns * 1e-3); };
+    auto us = [unit](double ns) { return number(nanoseconds_to(unit, ns)); };
     std::string reason;
     for (const std::string& s : r.plan_problems) reason += (reason.empty() ? "" : "; ") + s;
     for (const std::string& s : r.infeasible_reasons) reason += (reason.empty() ? "" : "; ") + s;
@@ -159,7 +181,11 @@ void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const Pre
 }
 
 IterationReport predict_iteration_report(const PredictResult& result) {
-    return make_iteration_report(result.step.graph, result.schedule, 1);
+    // A training step's graph has one role per pipeline stage and no layers of
+    // its own: its rows are the stages.
+    IterationReport report = make_iteration_report(result.step.graph, result.schedule, 1);
+    report.layers = make_role_rows(result.step.graph, result.schedule, "stage");
+    return report;
 }
 
 }  // namespace dtcalc

@@ -14,13 +14,17 @@ struct PredictLabels {
     std::string model;
     std::string system;
     std::string backend;
+    std::string framework;  ///< the recipe the plan's defaults came from (config/framework_recipe.h)
 };
 
 void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
                          TimeUnit unit);
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels);
-void write_predict_csv_header(std::ostream& out);
-void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels);
+/// CSV: times in `unit`, each time column named for it (iteration_time_us,
+/// iteration_time_ms, ...), as the table shows them.
+void write_predict_csv_header(std::ostream& out, TimeUnit unit = TimeUnit::Microseconds);
+void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                           TimeUnit unit = TimeUnit::Microseconds);
 
 /// The report of the evaluated DAG (per-stage rows, critical path), for the
 /// writers shared with `run`.

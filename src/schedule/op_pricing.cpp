@@ -73,7 +73,7 @@ OpPrices price_ops(const WorkloadGraph& graph, const EvaluationSystem& sys) {
                                           static_cast<std::uint64_t>(kind);
                 auto found = cache.find(key);
                 if (found == cache.end()) {
-                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)]};
+                    const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)], {}};
                     double ns = 0;
                     try {
                         ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;

@@ -110,9 +110,10 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
     BatchReport report;
     report.bad_rows = bad_;
     report.threads = effective_threads(settings.threads);
+    report.feasible_only = settings.feasible_only;
     std::vector<std::string> dropped;
     for (const std::string& h : header_) dropped.push_back(h);
-    SweepRowWriter writer(settings.format, "input", dropped, settings.comm_by_group);
+    SweepRowWriter writer(settings.format, "input", dropped, settings.comm_by_group, settings.unit);
     if (settings.format == SweepFormat::Csv) {
         std::string line;
         for (std::size_t c = 0; c < header_.size(); ++c) line += (c ? "," : "") + csv_field(header_[c]);
@@ -146,6 +147,7 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
         record.point = index;
         record.runs = k.outcome.runs();
         record.fits = record.runs && k.outcome.result.feasible;
+        record.memory_known = k.outcome.result.memory_limit_bytes > 0;
         record.iteration_ns = k.outcome.result.iteration_ns;
         record.tokens_per_s = k.outcome.result.tokens_per_s;
         record.tokens_per_s_per_gpu = k.outcome.result.tokens_per_s_per_gpu;
@@ -171,19 +173,26 @@ void BatchSweep::write_summary(std::ostream& out, const BatchReport& report, Tim
                report.seconds, rate, report.threads, report.threads == 1 ? "" : "s");
     if (!report.bad_rows.empty()) fmt::print(out, ", {} could not be read", report.bad_rows.size());
     out << "\n";
-    const Ranking r = rank_points(report.records, spec_.objective, spec_.top);
-    fmt::print(out, "{} row(s) evaluated: {} cannot run or are not allowed, {} run, {} of them fit in memory\n", r.points,
-               r.points - r.runs, r.runs, r.fits);
+    const Ranking r = rank_points(report.records, spec_.objective, spec_.top, report.feasible_only);
+    fmt::print(out, "{} row(s) evaluated: {} cannot run or are not allowed, {} run, {} of them fit in memory{}\n", r.points,
+               r.points - r.runs, r.runs, r.fits - r.fits_unchecked,
+               r.fits_unchecked == 0 ? std::string()
+                                     : fmt::format(", {} unchecked (the system states no memory capacity: give memory_limit)",
+                                                   r.fits_unchecked));
     const std::string u(time_unit_name(unit));
     auto line = [&](const RankedPoint& p) {
         const Row& row = rows_[static_cast<std::size_t>(p.point)];
         fmt::print(out, "    line {:>5}: {:.3f} {}, {:.0f} tokens/s, {:.2f} GiB{}  ({})\n", row.line,
                    nanoseconds_to(unit, p.iteration_ns), u, p.tokens_per_s, p.memory_bytes / 1073741824.0,
-                   p.fits ? "" : ", does not fit", describe(row));
+                   !p.fits ? ", does not fit" : p.memory_known ? "" : ", memory capacity unknown", describe(row));
     };
     for (const std::string& note : evaluator_.efficiency_notes()) fmt::print(out, "note: {}\n", note);
-    if (r.best.empty()) return;
-    fmt::print(out, "  best {} by {} (memory not limited):\n", r.best.size(), sweep_objective_name(spec_.objective));
+    if (r.best.empty()) {
+        if (report.feasible_only && r.runs > 0) out << "  no row fits in memory\n";
+        return;
+    }
+    fmt::print(out, "  best {} by {} ({}):\n", r.best.size(), sweep_objective_name(spec_.objective),
+               report.feasible_only ? "of the rows that fit, --feasible-only" : "memory not limited");
     for (const RankedPoint& p : r.best) line(p);
     if (r.best_fitting) {
         out << "  best that fits in memory:\n";

@@ -26,6 +26,7 @@ struct BatchReport {
     std::vector<std::string> bad_rows;  ///< the messages of rows that could not be read
     double seconds = 0;
     int threads = 1;
+    bool feasible_only = false;  ///< the rows left out rows that do not fit: so does the summary
 };
 
 class BatchSweep {

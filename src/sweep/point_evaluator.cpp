@@ -13,7 +13,7 @@ namespace {
 
 // One value onto the options `predict` reads (everything but the model and system overrides).
 void apply_option(PredictOptions& o, const ParamInfo& p, const ParamValue& v) {
-    if (p.apply) p.apply(o, v);
+    set_option(o, p, v);
 }
 
 bool looks_like_path(const std::string& s) {
@@ -160,7 +160,8 @@ int PointEvaluator::load_target(std::span<const Assigned> values) {
     }
     auto target = std::make_unique<SweepTarget>();
     target->inputs = std::move(resolved.inputs);
-    target->labels = {resolved.model_label, resolved.system_label, resolved.backend_label};
+    target->labels = {resolved.model_label, resolved.system_label, resolved.backend_label, resolved.framework.name};
+    target->framework = std::move(resolved.framework);
     override_model(target->inputs.model, values);
     override_system(target->inputs, values);
     targets_.push_back(std::move(target));
@@ -193,6 +194,7 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
         apply_option(o, *a.param, *a.value);
         dp_given = dp_given || a.param->name == "dp";
     }
+    apply_framework_defaults(o, target.framework);
     const long long npus = in.network.total_npus();
     std::string not_allowed;
     if (spec_.npus) {

@@ -35,6 +35,7 @@ using Assigned = DesignSpace::Assigned;
 struct SweepTarget {
     PredictInputs inputs;  ///< model, network, system, device, backend; the plan is per point
     PredictLabels labels;
+    FrameworkDefaults framework;  ///< the recipe's defaults, applied to each point's options not given
 };
 
 /// Where a point's numbers end up: rows and rankings read it.

@@ -17,6 +17,7 @@ RankedPoint record_of(std::uint64_t point, int case_index, const PointOutcome& o
     r.case_index = case_index;
     r.runs = o.runs();
     r.fits = r.runs && o.result.feasible;
+    r.memory_known = o.result.memory_limit_bytes > 0;
     r.iteration_ns = o.result.iteration_ns;
     r.tokens_per_s = o.result.tokens_per_s;
     r.tokens_per_s_per_gpu = o.result.tokens_per_s_per_gpu;
@@ -111,6 +112,7 @@ SweepReport Sweep::run(const SweepSettings& settings, const std::function<void(s
     report.first_point = n / shard_count * (shard - 1) + n % shard_count * (shard - 1) / shard_count;
     report.end_point = n / shard_count * shard + n % shard_count * shard / shard_count;
     report.threads = effective_threads(settings.threads);
+    report.feasible_only = settings.feasible_only;
 
     // Columns: the point's number and case; the parameters predict's columns do
     // not show (CSV) or every parameter (JSON).
@@ -118,7 +120,7 @@ SweepReport Sweep::run(const SweepSettings& settings, const std::function<void(s
     std::vector<const ParamInfo*> group_params;
     for (const ParamInfo* p : space_.named())
         if (settings.format == SweepFormat::JsonLines || !shown_by_predict_columns(*p)) group_params.push_back(p);
-    SweepRowWriter writer(settings.format, "parameters", {}, settings.comm_by_group);
+    SweepRowWriter writer(settings.format, "parameters", {}, settings.comm_by_group, settings.unit);
     if (settings.shard_index == 1 && settings.format == SweepFormat::Csv) {
         std::vector<std::string> ids{"point"}, names;
         if (named_cases) ids.emplace_back("case");
@@ -202,7 +204,7 @@ void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit
             row.push_back(fmt::format("{:.3f}", nanoseconds_to(unit, p.iteration_ns)));
             row.push_back(fmt::format("{:.0f}", p.tokens_per_s));
             row.push_back(gib(p.memory_bytes));
-            row.push_back(p.fits ? "yes" : "no");
+            row.push_back(!p.fits ? "no" : p.memory_known ? "yes" : "unknown");
             cells.push_back(std::move(row));
         }
         std::vector<std::size_t> width(header.size(), 0);
@@ -220,17 +222,26 @@ void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit
         for (const RankedPoint& p : report.records)
             if (p.case_index == static_cast<int>(c)) mine.push_back(p);
         if (mine.empty()) continue;
-        const Ranking r = rank_points(mine, spec_.objective, spec_.top);
+        const Ranking r = rank_points(mine, spec_.objective, spec_.top, report.feasible_only);
         const std::string title = space_.has_named_cases() ? space_.cases()[c].name + ": " : "";
-        fmt::print(out, "{}{} points: {} cannot run or are not allowed, {} run, {} of them fit in memory\n", title, r.points,
-                   r.points - r.runs, r.runs, r.fits);
-        if (r.best.empty()) continue;
-        fmt::print(out, "  best {} by {} (memory not limited):\n", r.best.size(), sweep_objective_name(spec_.objective));
+        fmt::print(out, "{}{} points: {} cannot run or are not allowed, {} run, {} of them fit in memory{}\n", title,
+                   r.points, r.points - r.runs, r.runs, r.fits - r.fits_unchecked,
+                   r.fits_unchecked == 0 ? std::string()
+                                         : fmt::format(", {} unchecked (the system states no memory capacity: give "
+                                                       "memory_limit)",
+                                                       r.fits_unchecked));
+        if (r.best.empty()) {
+            if (report.feasible_only && r.runs > 0) out << "  no point fits in memory\n";
+            continue;
+        }
+        fmt::print(out, "  best {} by {} ({}):\n", r.best.size(), sweep_objective_name(spec_.objective),
+                   report.feasible_only ? "of the points that fit, --feasible-only" : "memory not limited");
         table(r.best);
         if (r.best_fitting)
-            fmt::print(out, "  best that fits in memory: point {} ({}): {:.3f} {}, {} GiB\n", r.best_fitting->point,
+            fmt::print(out, "  best that fits in memory: point {} ({}): {:.3f} {}, {} GiB{}\n", r.best_fitting->point,
                        describe(*r.best_fitting), nanoseconds_to(unit, r.best_fitting->iteration_ns), u,
-                       gib(r.best_fitting->memory_bytes));
+                       gib(r.best_fitting->memory_bytes),
+                       r.best_fitting->memory_known ? "" : " (memory not checked)");
         else
             out << "  no point fits in memory\n";
         fmt::print(out, "  Pareto front of iteration time and peak memory ({} point{}):\n", r.pareto.size(),

@@ -27,6 +27,7 @@ struct SweepSettings {
     bool feasible_only = false;  ///< write only the rows of points that run and fit in memory
     bool comm_by_group = false;  ///< also time communication by group (tp, cp, ep, dp, pp) and write its columns
     SweepFormat format = SweepFormat::Csv;
+    TimeUnit unit = TimeUnit::Microseconds;  ///< the CSV's times (JSON lines: microseconds)
 };
 
 struct SweepReport {
@@ -34,6 +35,7 @@ struct SweepReport {
     std::vector<RankedPoint> records;              ///< every evaluated point, in order
     double seconds = 0;
     int threads = 1;
+    bool feasible_only = false;  ///< the rows left out points that do not fit: so does the summary
 };
 
 /// "i/n" with 1 <= i <= n; throws InputError naming --shard.

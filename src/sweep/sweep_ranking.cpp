@@ -16,7 +16,7 @@ double objective_value(const RankedPoint& p, SweepObjective objective) {
     return 0;
 }
 
-Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objective, int top) {
+Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objective, int top, bool fitting_only) {
     Ranking r;
     std::vector<RankedPoint> candidates;
     for (const RankedPoint& p : points) {
@@ -24,6 +24,8 @@ Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objectiv
         if (!p.runs) continue;
         ++r.runs;
         if (p.fits) ++r.fits;
+        if (p.fits && !p.memory_known) ++r.fits_unchecked;
+        if (fitting_only && !p.fits) continue;
         if (objective == SweepObjective::Cost && p.cost_per_mtok <= 0) continue;  // no tokens: no cost to rank by
         candidates.push_back(p);
     }
@@ -40,7 +42,7 @@ Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objectiv
     }
     std::vector<RankedPoint> by_time;
     for (const RankedPoint& p : points)
-        if (p.runs) by_time.push_back(p);
+        if (p.runs && (p.fits || !fitting_only)) by_time.push_back(p);
     std::sort(by_time.begin(), by_time.end(), [](const RankedPoint& a, const RankedPoint& b) {
         if (a.iteration_ns != b.iteration_ns) return a.iteration_ns < b.iteration_ns;
         if (a.memory_bytes != b.memory_bytes) return a.memory_bytes < b.memory_bytes;

@@ -19,6 +19,7 @@ struct RankedPoint {
     int case_index = 0;
     bool runs = false;  ///< allowed, and predict can run the plan
     bool fits = false;  ///< runs and fits in memory (predict's `feasible`)
+    bool memory_known = true;  ///< a memory limit was checked (false: the system states no capacity and none was given)
     double iteration_ns = 0;
     double tokens_per_s = 0;
     double tokens_per_s_per_gpu = 0;
@@ -32,11 +33,14 @@ double objective_value(const RankedPoint& p, SweepObjective objective);
 
 struct Ranking {
     std::uint64_t points = 0, runs = 0, fits = 0;
+    std::uint64_t fits_unchecked = 0;  ///< of `fits`: no memory limit known, so none was checked
     std::vector<RankedPoint> best;            ///< up to `top`, best first
     std::optional<RankedPoint> best_fitting;  ///< the best point that fits in memory
     std::vector<RankedPoint> pareto;          ///< by increasing iteration time
 };
 
-Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objective, int top);
+/// With `fitting_only` (a sweep that writes only feasible rows) the best
+/// points and the Pareto front are drawn from the points that fit in memory.
+Ranking rank_points(std::span<const RankedPoint> points, SweepObjective objective, int top, bool fitting_only = false);
 
 }  // namespace dtcalc

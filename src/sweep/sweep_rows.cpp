@@ -49,21 +49,22 @@ std::optional<SweepFormat> parse_sweep_format(std::string_view text) {
 }
 
 SweepRowWriter::SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped,
-                               bool comm_by_group)
-    : format_(format), group_name_(std::move(group_name)) {
+                               bool comm_by_group, TimeUnit unit)
+    : format_(format), unit_(unit), group_name_(std::move(group_name)) {
     std::ostringstream header;
-    write_predict_csv_header(header);
+    write_predict_csv_header(header, unit);
+    const std::string u(time_unit_name(unit));
     std::string line = header.str();
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     for (std::string_view name : split_predict_csv_line(line)) columns_.emplace_back(name);
     bool results = false;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
         const std::string& c = columns_[i];
-        if (c == "iteration_time_us") results = true;
+        if (c == "iteration_time_" + u) results = true;
         if (c == "feasible") feasible_column_ = static_cast<int>(i);
         if (c == "reason") reason_column_ = static_cast<int>(i);
-        const bool by_group = c.size() > 3 && c[2] == '_' && c != "exposed_comm_us" &&
-                              (c.ends_with("_comm_us") || c.ends_with("_exposed_us"));  // tp_comm_us, tp_exposed_us, ...
+        const bool by_group = c.size() > 3 && c[2] == '_' && c != "exposed_comm_" + u &&
+                              (c.ends_with("_comm_" + u) || c.ends_with("_exposed_" + u));  // tp_comm_us, tp_exposed_us, ...
         kept_.push_back(std::find(dropped.begin(), dropped.end(), c) == dropped.end() && (comm_by_group || !by_group));
         result_.push_back(results && c != "feasible" && c != "reason");
     }
@@ -119,7 +120,7 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
     }
     std::ostringstream& csv = scratch.text;
     csv.str(std::string());
-    write_predict_csv_row(csv, *point.inputs, point.result, point.target->labels);
+    write_predict_csv_row(csv, *point.inputs, point.result, point.target->labels, unit_);
     std::string line = csv.str();
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     std::vector<std::string_view>& fields = scratch.fields;

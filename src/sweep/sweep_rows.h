@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/units.h"
 #include "sweep/point_evaluator.h"
 
 namespace dtcalc {
@@ -44,8 +45,9 @@ public:
     /// `group_name`: the JSON key holding the parameter fields; `dropped`:
     /// predict columns to leave out (a batch file that has them itself).
     /// `comm_by_group`: keep the columns of communication by group (left out otherwise).
+    /// `unit`: the CSV's times (its time columns are named for it); JSON lines keep predict's microseconds.
     SweepRowWriter(SweepFormat format, std::string group_name, std::vector<std::string> dropped = {},
-                   bool comm_by_group = false);
+                   bool comm_by_group = false, TimeUnit unit = TimeUnit::Microseconds);
 
     /// The CSV header line (with its newline); empty for JSON lines.
     std::string header(std::span<const std::string> id_names, std::span<const std::string> group_names) const;
@@ -61,6 +63,7 @@ public:
 
 private:
     SweepFormat format_;
+    TimeUnit unit_;
     std::string group_name_;
     std::vector<std::string> columns_;
     std::vector<bool> kept_, result_;

@@ -188,7 +188,7 @@ DatasetResult run_astrasim_reference_dataset(const DatasetSpec& spec, const Vali
         if (!(cycles > 0)) bad(c_cycles, "must be > 0");
         CollectiveResult result;
         try {
-            result = collective_time(network, system, backend, {*kind, bytes, whole_network_group(network)});
+            result = collective_time(network, system, backend, {*kind, bytes, whole_network_group(network), {}});
         } catch (const InputError& e) {  // the row's network or sizes: keep what the engine says, at the row
             if (!e.where().file.empty()) throw;
             throw InputError({table.path, table.lines[r], 0, ""}, e.what());

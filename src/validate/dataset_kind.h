@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "validate/nccl_tests_log.h"
 
 namespace dtcalc {
 
@@ -57,6 +58,8 @@ struct DatasetSpec {
     /// Further files a kind needs (name, path resolved like `file`).
     std::vector<std::pair<std::string, std::string>> inputs;
     InputLocation where;    ///< the entry in the gates file
+    /// nccl-tests logs without rank lines: nodes and GPUs per node (--nodes, --gpus-per-node).
+    NcclLogShape shape;
 
     /// The path of input `name`; throws InputError naming the entry when absent.
     const std::string& input(std::string_view name) const;

@@ -7,8 +7,7 @@
 #include "collective/nccl/nccl_parameters.h"
 #include "config/preset.h"
 #include "core/units.h"
-#include "network/cluster_shape.h"
-#include "validate/csv_table.h"
+#include "validate/nccl_inputs.h"
 
 namespace dtcalc {
 
@@ -40,56 +39,20 @@ NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
-    const CsvTable table = read_csv_table(spec.file);
-    const std::size_t c_source = table.column("source_url");
-    const std::size_t c_gpus = table.column("gpus");
-    const std::size_t c_nodes = table.column("nodes");
-    const std::size_t c_coll = table.column("collective");
-    const std::size_t c_size = table.column("size_bytes");
-    const std::size_t c_time = table.column("time_us");
-
+    const std::vector<NcclMeasurement> rows = read_nccl_inputs({spec.file}, spec.shape);
     Preset preset = load_preset(spec.preset, context.preset_dirs);
     const NcclForce force = dataset_nccl_force(preset.system, spec);
 
     DatasetResult out;
-    for (std::size_t r = 0; r < table.rows.size(); ++r) {
-        const InputLocation row_at{table.path, table.lines[r], 0, ""};
-        std::string name = table.rows[r][c_coll];
-        if (name.ends_with("_perf")) name.resize(name.size() - 5);
-        const auto kind = parse_collective_kind(name);
-        if (!kind) throw InputError({table.path, table.lines[r], 0, "collective"}, "unknown collective '" + name + "'");
-        const long long gpus = table.integer(r, c_gpus);
-        const long long nodes = table.integer(r, c_nodes);
-        if (nodes < 1 || gpus < nodes || gpus % nodes != 0)
-            throw InputError({table.path, table.lines[r], 0, "gpus"},
-                             "expected gpus to be a multiple of nodes, got " + std::to_string(gpus) + " GPUs on " +
-                                 std::to_string(nodes) + " nodes");
-        const double measured_us = table.number(r, c_time);
-        if (!(measured_us > 0)) throw InputError({table.path, table.lines[r], 0, "time_us"}, "must be > 0");
-        const std::uint64_t bytes = static_cast<std::uint64_t>(table.integer(r, c_size));
-
-        Network network;
-        try {
-            network = shape_cluster(preset.network, nodes, gpus / nodes);
-        } catch (const InputError& e) {
-            throw InputError(row_at, e.detail());
-        }
-        const CollectiveQuery query{*kind, bytes, whole_network_group(network), force};
-        CollectiveResult result;
-        try {
-            result = collective_time(network, preset.system, preset.backend, query);
-        } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
-            throw InputError(row_at, e.what());
-        }
-
+    for (const NcclMeasurement& row : rows) {
+        const CollectiveResult result = predict_nccl_measurement(preset, force, row);
         ValidationCase c;
         c.dataset = spec.name;
-        c.group = std::string(collective_kind_name(*kind)) + "/" + std::to_string(gpus) + "gpu/" +
-                  std::to_string(nodes) + "node";
-        c.label = bytes % 1048576 == 0 ? format_byte_size(bytes) : std::to_string(bytes) + " B";
-        c.source = table.rows[r][c_source];
-        c.x = static_cast<double>(bytes);
-        c.measured = measured_us;
+        c.group = nccl_group_name(row);
+        c.label = row.bytes % 1048576 == 0 ? format_byte_size(row.bytes) : std::to_string(row.bytes) + " B";
+        c.source = row.source;
+        c.x = static_cast<double>(row.bytes);
+        c.measured = row.time_us;
         c.predicted = result.time_ns / 1000.0;
         c.model = std::string(result.algorithm);
         out.cases.push_back(std::move(c));

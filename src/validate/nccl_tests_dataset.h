@@ -1,8 +1,8 @@
 #pragma once
-// Dataset kind "nccl-tests": measured nccl-tests results, one row per size,
-// columns source_url, gpus, nodes, collective (all_reduce_perf, all_gather_perf,
-// reduce_scatter_perf, alltoall_perf, sendrecv_perf), size_bytes, time_us
-// (out-of-place). Each row is predicted on the dataset's preset reshaped to
+// Dataset kind "nccl-tests": measured nccl-tests results, from a dataset CSV
+// (validate/nccl_tests_csv.h: one row per size, columns source_url, gpus,
+// nodes, collective, size_bytes, time_us) or raw nccl-tests output, a file or
+// a folder (validate/nccl_inputs.h). Each row is predicted on the dataset's preset reshaped to
 // `nodes` x `gpus/nodes` (network/cluster_shape.h: ranks G per node, as
 // nccl-tests places one process per GPU), whole cluster as the communicator.
 // Groups: "<collective>/<gpus>gpu/<nodes>node".

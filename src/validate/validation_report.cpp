@@ -27,7 +27,7 @@ std::size_t datasets_in(const ValidationReport& report) {
 
 }  // namespace
 
-void write_validation_table(std::ostream& out, const ValidationReport& report) {
+void write_validation_table(std::ostream& out, const ValidationReport& report, bool per_case) {
     fmt::print(out, "# validate {}: {} datasets, {} cases; error = predicted / measured - 1\n", report.plan_path,
                datasets_in(report), report.cases.size());
     std::size_t wd = 7, wg = 5, wl = 4;
@@ -36,17 +36,8 @@ void write_validation_table(std::ostream& out, const ValidationReport& report) {
         wg = std::max(wg, c.group.size());
         wl = std::max(wl, c.label.size());
     }
-    fmt::print(out, "{:<{}}  {:<{}}  {:<{}}  {:>15}  {:>15}  {:<6}  {:>9}  {:<16}  {:>15}  {:>9}\n", "dataset", wd,
-               "group", wg, "case", wl, "measured", "predicted", "unit", "error", "model", "reference", "ref error");
-    for (const ValidationCase& c : report.cases) {
-        const std::string reference = c.reference ? fmt::format("{:.3f}", *c.reference) : "";
-        const std::string reference_error = c.reference ? signed_percent(*c.reference / c.measured - 1.0) : "";
-        fmt::print(out, "{:<{}}  {:<{}}  {:<{}}  {:>15.3f}  {:>15.3f}  {:<6}  {:>9}  {:<16}  {:>15}  {:>9}\n",
-                   c.dataset, wd, c.group, wg, c.label, wl, c.measured, c.predicted, c.unit,
-                   signed_percent(c.predicted / c.measured - 1.0), c.model, reference, reference_error);
-    }
-
-    fmt::print(out, "\n# summary per group: error = |predicted / measured - 1|\n");
+    fmt::print(out, "\n# summary per group: error = |predicted / measured - 1|{}\n",
+               per_case ? "" : " (--verbose lists every case)");
     std::size_t wgs = 5;
     for (const GroupSummary& g : report.groups) wgs = std::max(wgs, g.group.size());
     fmt::print(out, "{:<{}}  {:<{}}  {:>5}  {:>8}  {:>8}  {:>8}  {:>8}  {:>10}  {:<18}  {:<6}  {}\n", "dataset", wd,
@@ -72,6 +63,18 @@ void write_validation_table(std::ostream& out, const ValidationReport& report) {
         }
     }
     for (const std::string& gate : report.unmatched_gates) fmt::print(out, "gate '{}' matched no group: FAIL\n", gate);
+    if (per_case) {
+        out << "\n# every case\n";
+        fmt::print(out, "{:<{}}  {:<{}}  {:<{}}  {:>15}  {:>15}  {:<6}  {:>9}  {:<16}  {:>15}  {:>9}\n", "dataset", wd,
+                   "group", wg, "case", wl, "measured", "predicted", "unit", "error", "model", "reference", "ref error");
+        for (const ValidationCase& c : report.cases) {
+            const std::string reference = c.reference ? fmt::format("{:.3f}", *c.reference) : "";
+            const std::string reference_error = c.reference ? signed_percent(*c.reference / c.measured - 1.0) : "";
+            fmt::print(out, "{:<{}}  {:<{}}  {:<{}}  {:>15.3f}  {:>15.3f}  {:<6}  {:>9}  {:<16}  {:>15}  {:>9}\n",
+                       c.dataset, wd, c.group, wg, c.label, wl, c.measured, c.predicted, c.unit,
+                       signed_percent(c.predicted / c.measured - 1.0), c.model, reference, reference_error);
+        }
+    }
     fmt::print(out, "\n{}: {} gates checked, {} failed\n", report.passed() ? "PASS" : "FAIL", report.gates_checked,
                report.gates_failed);
 }

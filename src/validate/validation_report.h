@@ -9,7 +9,8 @@
 
 namespace dtcalc {
 
-void write_validation_table(std::ostream& out, const ValidationReport& report);
+/// The summary per group first, then (with `per_case`) every case, then the verdict.
+void write_validation_table(std::ostream& out, const ValidationReport& report, bool per_case = false);
 void write_validation_csv(std::ostream& out, const ValidationReport& report);
 void write_validation_json(std::ostream& out, const ValidationReport& report);
 

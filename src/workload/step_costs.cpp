@@ -35,7 +35,7 @@ public:
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
         auto it = cache.find(key);
         if (it != cache.end()) return it->second;
-        const double ns = collective_time(*in_.network, *in_.system, in_.backend, {kind, b, group}).time_ns;
+        const double ns = collective_time(*in_.network, *in_.system, in_.backend, {kind, b, group, {}}).time_ns;
         cache.emplace(key, ns);
         return ns;
     }

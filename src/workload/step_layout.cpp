@@ -23,6 +23,11 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
             pl.tp_ns = cost.tp_comm_ns;
             pl.ep_ns = cost.ep_comm_ns;
             pl.cp_ns = cost.cp_comm_ns;
+            // Ring attention: cp - 1 exchange steps per layer, the first before any block is computed.
+            const int layers = cc.layers > 0 ? cc.layers : 1;
+            if (plan.cp > 1) pl.cp_first_ns = cost.cp_comm_ns / layers / (plan.cp - 1);
+            // Userbuffers split each TP collective into tp chunks pipelined with the GEMM's.
+            if (plan.tp_comm_overlap && plan.tp > 1) pl.tp_first_ns = cost.tp_comm_ns / plan.tp;
             // Layer-list models are one stage: no messages between chunks.
             pl.input = !layer_list && (forward ? global > 0 : global < out.global_chunks - 1);
             pl.output = !layer_list && (forward ? global < out.global_chunks - 1 : global > 0);
@@ -32,6 +37,7 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
             pl.buckets = pl.bucketed ? cc.gradient_buckets : 1;
             pl.bucket_ns = cc.gradient_bucket_ns;
             pl.zero3_gather_ns = cc.zero3_gather_ns;
+            pl.zero3_gather_first_ns = cc.zero3_gather_ns / layers;  // FSDP gathers one layer ahead
             pl.zero3_reduce_scatter_ns = cc.zero3_reduce_scatter_ns;
         }
     }

@@ -13,12 +13,20 @@
 // backward passes of micro-batches and virtual chunks. Each pass is
 //
 //   [receive from the neighbouring chunk]
-//   beside the compute: context-parallel key/value exchange, ZeRO-3 parameter
-//       all-gather (overlapped, as Megatron and FSDP prefetch them)
+//   before the compute: the first piece of the context-parallel key/value
+//       exchange (one ring step of one layer) and of the ZeRO-3 parameter
+//       all-gather (the first layer's parameters); the rest of each runs
+//       beside the compute, and the next pass waits for it, as Megatron's
+//       ring attention and FSDP's one-layer-ahead prefetch overlap them
 //   compute -> tensor-parallel collectives (blocking; with tp_comm_overlap
-//       beside the compute, and the next pass waits for them)
+//       only the first of tp chunks blocks, as Transformer Engine's
+//       userbuffers pipeline each collective in tp chunks with the GEMM, and
+//       the rest runs beside the compute; the next pass waits for it)
 //           -> expert all-to-alls (blocking)
 //   [send to the neighbouring chunk]
+//
+// So an overlapped piece of communication c beside compute g costs
+// first piece + max(0, c - first piece - g) on top of g.
 //
 // after the previous pass's last blocking op and its overlapped ops. The last
 // backward pass of each chunk is cut into gradient buckets: each part's
@@ -85,7 +93,7 @@ struct StepOp {
     int part = 0, parts = 1;     ///< gradient bucket b of `parts` (Compute, TensorCollectives, ExpertAllToAll)
     double duration_ns = 0;
     double flops = 0;            ///< Compute
-    bool overlapped = false;     ///< TensorCollectives beside the compute (tp_comm_overlap)
+    bool overlapped = false;     ///< beside the compute: TensorCollectives (tp_comm_overlap), the rest of a ContextExchange or Zero3Gather
     int peer_stage = -1;         ///< Receive, Send
     long long tag = 0;           ///< Receive, Send: the message (micro-batch, receiving chunk, direction)
 };
@@ -93,6 +101,10 @@ struct StepOp {
 /// What one pass of one global chunk in one direction does, decided once per plan.
 struct PassLayout {
     double compute_ns = 0, flops = 0, tp_ns = 0, ep_ns = 0, cp_ns = 0;
+    /// The first pieces the compute waits for (the rest runs beside it):
+    /// one ring step of one layer's key/value exchange, the first layer's
+    /// ZeRO-3 gather, and with tp_comm_overlap the first of tp chunks.
+    double cp_first_ns = 0, zero3_gather_first_ns = 0, tp_first_ns = 0;
     bool input = false, output = false;  ///< a receive first, a send last
     bool zero3 = false;                  ///< ZeRO-3 gather beside; backward: reduce-scatter after
     bool bucketed = false;               ///< the chunk's last backward pass is cut into gradient buckets
@@ -158,18 +170,22 @@ template <class Out>
         op.peer_stage = -1;
         op.tag = 0;
     }
-    // Overlapped communication beside the compute.
+    // Communication overlapped with the compute: its first piece before it,
+    // the rest beside it (the next pass waits for that).
     Deps beside{};
-    if (pl.cp_ns > 0) {
-        op.kind = StepOpKind::ContextExchange;
-        op.duration_ns = pl.cp_ns;
-        Out::join(beside, out.op(op, deps));
-    }
-    if (pl.zero3) {
-        op.kind = StepOpKind::Zero3Gather;
-        op.duration_ns = pl.zero3_gather_ns;
-        Out::join(beside, out.op(op, deps));
-    }
+    auto first_then_beside = [&](StepOpKind kind, double total_ns, double first_ns) {
+        op.kind = kind;
+        op.duration_ns = first_ns > 0 && first_ns < total_ns ? first_ns : total_ns;
+        const Deps first = out.op(op, deps);
+        Out::join(beside, first);
+        if (op.duration_ns == total_ns) return;
+        op.duration_ns = total_ns - first_ns;
+        op.overlapped = true;
+        Out::join(cursor.carry, out.op(op, first));
+        op.overlapped = false;
+    };
+    if (pl.cp_ns > 0) first_then_beside(StepOpKind::ContextExchange, pl.cp_ns, pl.cp_first_ns);
+    if (pl.zero3) first_then_beside(StepOpKind::Zero3Gather, pl.zero3_gather_ns, pl.zero3_gather_first_ns);
     const bool bucketed = last_backward && pl.bucketed;
     const int buckets = bucketed ? pl.buckets : 1;
     op.parts = buckets;
@@ -191,10 +207,16 @@ template <class Out>
         if (pl.tp_ns > 0) {
             op.kind = StepOpKind::TensorCollectives;
             op.duration_ns = pl.tp_ns / buckets;
-            if (layout.overlap_tp) {  // hidden behind the GEMMs: beside the compute; the next pass waits for both
+            if (layout.overlap_tp) {  // pipelined with the GEMMs: the rest beside the compute, then the first chunk blocks
+                // (the rest is issued first: a stream runs its ops in the order they come)
+                op.duration_ns = (pl.tp_ns - pl.tp_first_ns) / buckets;
                 op.overlapped = true;
                 Out::join(cursor.carry, out.op(op, compute_deps));
                 op.overlapped = false;
+                if (pl.tp_first_ns > 0) {
+                    op.duration_ns = pl.tp_first_ns / buckets;
+                    chain = out.op(op, chain);
+                }
             } else {
                 chain = out.op(op, chain);
             }

@@ -79,10 +79,14 @@ public:
                 o.phase = phase;
                 break;
             case StepOpKind::ContextExchange:
-                collective(o, forward ? "cp kv all-gather" : "cp kv reduce-scatter", cp_group_, CollectiveKind::AllGather);
+                collective(o,
+                           forward ? (s.overlapped ? "cp kv all-gather (overlapped)" : "cp kv all-gather")
+                                   : (s.overlapped ? "cp kv reduce-scatter (overlapped)" : "cp kv reduce-scatter"),
+                           cp_group_, CollectiveKind::AllGather);
                 break;
             case StepOpKind::Zero3Gather:
-                collective(o, "zero-3 parameter all-gather", dp_group_, CollectiveKind::AllGather);
+                collective(o, s.overlapped ? "zero-3 parameter all-gather (prefetched)" : "zero-3 parameter all-gather",
+                           dp_group_, CollectiveKind::AllGather);
                 break;
             case StepOpKind::Compute:
                 o.kind = OpKind::Compute;

@@ -1,0 +1,376 @@
+#include "calibrate/calibration.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "calibrate/log_space_search.h"
+#include "config/calibration_table.h"
+#include "config/preset.h"
+#include "validate/validation_plan.h"
+
+namespace dtcalc {
+namespace {
+
+// Predictions of rows with candidate values of the calibrated constants: the
+// values are set in a copy of the parsed preset, which is read again with
+// every check load_preset makes.
+class Evaluator {
+public:
+    Evaluator(const ConfigValue& root, std::string path, const std::vector<NcclMeasurement>& rows)
+        : root_(root), path_(std::move(path)), rows_(rows) {
+        const Preset preset = preset_from_config(root_, path_);
+        constants_ = preset.calibration;
+        for (const CalibratedConstant& c : constants_) leaves_.push_back(find_config_path(root_, c.key));
+    }
+
+    const std::vector<CalibratedConstant>& constants() const { return constants_; }
+
+    std::vector<double> start() const {
+        std::vector<double> v;
+        for (const CalibratedConstant& c : constants_) v.push_back(c.value);
+        return v;
+    }
+
+    /// Predicted time (us) of rows `which`, written to `out[i]` for each i in `which`.
+    void predict(const std::vector<double>& values, const std::vector<std::size_t>& which, std::vector<double>& out) {
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            ConfigValue& leaf = *leaves_[k];
+            if (constants_[k].integer) {
+                leaf.type = ConfigValue::Type::Integer;
+                leaf.number = std::round(values[k]);
+            } else {
+                leaf.type = ConfigValue::Type::Float;
+                leaf.number = values[k];
+            }
+        }
+        const Preset preset = preset_from_config(root_, path_);
+        for (std::size_t i : which) {
+            out[i] = predict_nccl_measurement(preset, {}, rows_[i]).time_ns / 1000.0;
+            if (!(out[i] > 0) || !std::isfinite(out[i]))
+                throw InputError(rows_[i].where, "the model predicts no time for this row, so it cannot be "
+                                                 "compared on a log scale; leave it out");
+        }
+    }
+
+private:
+    ConfigValue root_;
+    std::string path_;
+    const std::vector<NcclMeasurement>& rows_;
+    std::vector<CalibratedConstant> constants_;
+    std::vector<ConfigValue*> leaves_;
+};
+
+double squared_log_error(double predicted, double measured) {
+    const double e = std::log(predicted / measured);
+    return e * e;
+}
+
+ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<double>& predicted,
+                    const std::vector<NcclMeasurement>& data) {
+    ErrorStats s;
+    for (std::size_t r : rows) {
+        const double e = std::abs(predicted[r] / data[r].time_us - 1);
+        s.mean += e;
+        s.max = std::max(s.max, e);
+        ++s.rows;
+    }
+    if (s.rows > 0) s.mean /= static_cast<double>(s.rows);
+    return s;
+}
+
+struct Problem {
+    const std::vector<NcclMeasurement>& data;
+    std::vector<std::string> group_names;
+    std::vector<std::vector<std::size_t>> group_rows;  // used rows of each group
+    std::vector<std::vector<bool>> sensitive;          // [constant][row]
+    int min_rows = 3;
+};
+
+struct FitOutcome {
+    std::vector<double> values;
+    std::vector<std::size_t> rows_per_constant;
+    std::vector<bool> fitted;
+    int evaluations = 0;
+};
+
+FitOutcome fit_groups(Evaluator& evaluator, const Problem& problem, const std::vector<std::size_t>& groups,
+                      const std::vector<double>& start) {
+    const std::size_t n_constants = start.size();
+    std::vector<std::size_t> rows_in;
+    std::vector<int> group_slot(problem.data.size(), -1);
+    for (std::size_t k = 0; k < groups.size(); ++k)
+        for (std::size_t r : problem.group_rows[groups[k]]) {
+            rows_in.push_back(r);
+            group_slot[r] = static_cast<int>(k);
+        }
+    FitOutcome out;
+    out.values = start;
+    std::vector<std::vector<std::size_t>> rows_of(n_constants);
+    std::vector<double> low, high;
+    for (std::size_t i = 0; i < n_constants; ++i) {
+        for (std::size_t r : rows_in)
+            if (problem.sensitive[i][r]) rows_of[i].push_back(r);
+        out.rows_per_constant.push_back(rows_of[i].size());
+        out.fitted.push_back(static_cast<int>(rows_of[i].size()) >= problem.min_rows);
+        low.push_back(evaluator.constants()[i].low);
+        high.push_back(evaluator.constants()[i].high);
+    }
+    if (rows_in.empty() || std::none_of(out.fitted.begin(), out.fitted.end(), [](bool b) { return b; })) return out;
+
+    // The last accepted point's squared log error per row and their sums per
+    // group; a trial that changes one constant recomputes only its rows.
+    std::vector<double> predicted(problem.data.size(), 0.0);
+    std::vector<double> row_error(problem.data.size(), 0.0);
+    std::vector<double> group_sum(groups.size(), 0.0);
+    std::vector<double> trial_predicted(problem.data.size(), 0.0);
+    auto objective_of = [&](const std::vector<double>& sums) {
+        double total = 0;
+        for (std::size_t k = 0; k < groups.size(); ++k)
+            total += sums[k] / static_cast<double>(problem.group_rows[groups[k]].size());
+        return total / static_cast<double>(groups.size());
+    };
+    auto objective = [&](const std::vector<double>& values, int changed) {
+        if (changed < 0) {
+            evaluator.predict(values, rows_in, predicted);
+            std::fill(group_sum.begin(), group_sum.end(), 0.0);
+            for (std::size_t r : rows_in) {
+                row_error[r] = squared_log_error(predicted[r], problem.data[r].time_us);
+                group_sum[static_cast<std::size_t>(group_slot[r])] += row_error[r];
+            }
+            return objective_of(group_sum);
+        }
+        const auto& rows = rows_of[static_cast<std::size_t>(changed)];
+        evaluator.predict(values, rows, trial_predicted);
+        std::vector<double> sums = group_sum;
+        for (std::size_t r : rows)
+            sums[static_cast<std::size_t>(group_slot[r])] +=
+                squared_log_error(trial_predicted[r], problem.data[r].time_us) - row_error[r];
+        return objective_of(sums);
+    };
+    const LogSearchResult result = minimize_in_log_box(objective, start, low, high, out.fitted);
+    out.values = result.values;
+    out.evaluations = result.evaluations;
+    for (std::size_t i = 0; i < n_constants; ++i) {
+        const CalibratedConstant& c = evaluator.constants()[i];
+        if (out.fitted[i]) out.values[i] = written_value(out.values[i], c.integer, c.low, c.high);
+    }
+    return out;
+}
+
+double objective_on(const Problem& problem, const std::vector<std::size_t>& groups,
+                    const std::vector<double>& predicted) {
+    double total = 0;
+    for (std::size_t g : groups) {
+        double sum = 0;
+        for (std::size_t r : problem.group_rows[g]) sum += squared_log_error(predicted[r], problem.data[r].time_us);
+        total += sum / static_cast<double>(problem.group_rows[g].size());
+    }
+    return groups.empty() ? 0 : total / static_cast<double>(groups.size());
+}
+
+std::vector<std::size_t> matching_groups(const std::vector<std::string>& patterns, const std::vector<std::string>& names,
+                                         const char* flag) {
+    std::vector<std::size_t> out;
+    for (const std::string& pattern : patterns) {
+        bool any = false;
+        for (std::size_t g = 0; g < names.size(); ++g) {
+            if (!group_matches(pattern, names[g])) continue;
+            any = true;
+            if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+        }
+        if (!any) {
+            std::string known;
+            for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+            throw InputError({flag, 0, 0, ""}, "'" + pattern + "' matches no group of the data (groups: " + known + ")");
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string group_list(const std::vector<std::size_t>& groups, const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t g : groups) out += (out.empty() ? "" : ", ") + names[g];
+    return out;
+}
+
+}  // namespace
+
+std::string_view group_role_name(GroupRole role) {
+    switch (role) {
+        case GroupRole::Fit: return "fit";
+        case GroupRole::Check: return "check";
+        case GroupRole::Unused: return "unused";
+    }
+    return "";
+}
+
+double written_value(double value, bool integer, double low, double high) {
+    double v = value;
+    if (v != 0) {
+        const double scale = std::pow(10.0, 3 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
+        v = std::round(v * scale) / scale;
+    }
+    if (integer) {
+        v = std::round(v);
+        return std::clamp(v, std::ceil(low), std::floor(high));
+    }
+    return std::clamp(v, low, high);
+}
+
+CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::string& preset_path,
+                                   const std::vector<NcclMeasurement>& data, const CalibrationOptions& options) {
+    Evaluator evaluator(preset_root, preset_path, data);
+    if (evaluator.constants().empty())
+        throw InputError({"--preset", 0, 0, ""},
+                         preset_path +
+                             " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
+    CalibrationResult result;
+    result.rows_read = data.size();
+
+    // Contradictory rows: one collective, shape and size, times `ratio` apart.
+    std::map<std::tuple<int, int, int, std::uint64_t>, std::vector<std::size_t>> same;
+    std::vector<std::tuple<int, int, int, std::uint64_t>> order;
+    for (std::size_t r = 0; r < data.size(); ++r) {
+        const auto key = std::make_tuple(static_cast<int>(data[r].kind), data[r].nodes, data[r].gpus_per_node, data[r].bytes);
+        auto [it, fresh] = same.try_emplace(key);
+        if (fresh) order.push_back(key);
+        it->second.push_back(r);
+    }
+    std::vector<bool> used(data.size(), true);
+    for (const auto& key : order) {
+        const std::vector<std::size_t>& rows = same[key];
+        double lo = data[rows.front()].time_us, hi = lo;
+        for (std::size_t r : rows) {
+            lo = std::min(lo, data[r].time_us);
+            hi = std::max(hi, data[r].time_us);
+        }
+        if (hi / lo < options.contradiction_ratio) continue;
+        Contradiction c;
+        c.group = nccl_group_name(data[rows.front()]);
+        c.bytes = data[rows.front()].bytes;
+        c.ratio = hi / lo;
+        for (std::size_t r : rows) {
+            c.rows.push_back(data[r].where);
+            c.times_us.push_back(data[r].time_us);
+            used[r] = false;
+        }
+        result.contradictions.push_back(std::move(c));
+    }
+
+    Problem problem{data, {}, {}, {}, options.min_rows};
+    for (std::size_t r = 0; r < data.size(); ++r) {
+        if (!used[r]) continue;
+        ++result.rows_used;
+        const std::string name = nccl_group_name(data[r]);
+        auto it = std::find(problem.group_names.begin(), problem.group_names.end(), name);
+        if (it == problem.group_names.end()) {
+            problem.group_names.push_back(name);
+            problem.group_rows.emplace_back();
+            it = problem.group_names.end() - 1;
+        }
+        problem.group_rows[static_cast<std::size_t>(it - problem.group_names.begin())].push_back(r);
+    }
+    if (problem.group_names.empty())
+        throw InputError({"--fit", 0, 0, ""}, "nothing to fit: every row is contradictory");
+
+    // Which groups are fitted and which held out.
+    const std::vector<std::size_t> check = matching_groups(options.check_groups, problem.group_names, "--check");
+    std::vector<std::size_t> fit;
+    if (!options.fit_groups.empty()) {
+        fit = matching_groups(options.fit_groups, problem.group_names, "--fit");
+        for (std::size_t g : fit)
+            if (std::find(check.begin(), check.end(), g) != check.end())
+                throw InputError({"--check", 0, 0, ""},
+                                 "group " + problem.group_names[g] + " is matched by --fit too; a group is fitted or checked, not both");
+    } else {
+        for (std::size_t g = 0; g < problem.group_names.size(); ++g)
+            if (std::find(check.begin(), check.end(), g) == check.end()) fit.push_back(g);
+        if (fit.empty()) throw InputError({"--check", 0, 0, ""}, "holds out every group: nothing is left to fit");
+    }
+
+    // The preset's predictions, and which rows each constant changes.
+    std::vector<std::size_t> all_used;
+    for (std::size_t r = 0; r < data.size(); ++r)
+        if (used[r]) all_used.push_back(r);
+    const std::vector<double> start = evaluator.start();
+    std::vector<double> before(data.size(), 0.0);
+    evaluator.predict(start, all_used, before);
+    const std::size_t n_constants = start.size();
+    problem.sensitive.assign(n_constants, std::vector<bool>(data.size(), false));
+    std::vector<double> probe(data.size(), 0.0);
+    for (std::size_t i = 0; i < n_constants; ++i) {
+        const CalibratedConstant& c = evaluator.constants()[i];
+        for (double v : {c.low, std::sqrt(c.low * c.high), c.high}) {
+            std::vector<double> values = start;
+            values[i] = v;
+            evaluator.predict(values, all_used, probe);
+            for (std::size_t r : all_used)
+                if (std::abs(probe[r] - before[r]) > 1e-12 * std::abs(before[r])) problem.sensitive[i][r] = true;
+        }
+    }
+
+    const FitOutcome outcome = fit_groups(evaluator, problem, fit, start);
+    result.evaluations += outcome.evaluations;
+    std::vector<double> after(data.size(), 0.0);
+    evaluator.predict(outcome.values, all_used, after);
+    result.objective_before = objective_on(problem, fit, before);
+    result.objective_after = objective_on(problem, fit, after);
+
+    for (std::size_t i = 0; i < n_constants; ++i) {
+        const CalibratedConstant& c = evaluator.constants()[i];
+        ConstantFit f;
+        f.key = c.key;
+        f.low = c.low;
+        f.high = c.high;
+        f.before = c.value;
+        f.after = outcome.values[i];
+        f.rows = outcome.rows_per_constant[i];
+        f.fitted = outcome.fitted[i];
+        if (!f.fitted) {
+            std::vector<std::size_t> elsewhere;
+            for (std::size_t g = 0; g < problem.group_names.size(); ++g)
+                for (std::size_t r : problem.group_rows[g])
+                    if (problem.sensitive[i][r] && std::find(fit.begin(), fit.end(), g) == fit.end()) {
+                        elsewhere.push_back(g);
+                        break;
+                    }
+            if (f.rows > 0)
+                f.reason = fmt::format("changes only {} fitted row(s); fitting it needs {}", f.rows, options.min_rows);
+            else if (!elsewhere.empty())
+                f.reason = "changes no fitted row, only rows of " + group_list(elsewhere, problem.group_names);
+            else
+                f.reason = "changes no row of the data: none of these measurements depends on it";
+        }
+        result.constants.push_back(std::move(f));
+    }
+
+    for (std::size_t g = 0; g < problem.group_names.size(); ++g) {
+        GroupFit gf;
+        gf.group = problem.group_names[g];
+        const bool fitted = std::find(fit.begin(), fit.end(), g) != fit.end();
+        const bool checked = std::find(check.begin(), check.end(), g) != check.end();
+        gf.role = fitted ? GroupRole::Fit : checked ? GroupRole::Check : GroupRole::Unused;
+        gf.before = stats_of(problem.group_rows[g], before, data);
+        gf.after = stats_of(problem.group_rows[g], after, data);
+        if (fitted && fit.size() >= 2 && options.leave_one_group_out) {
+            std::vector<std::size_t> rest;
+            for (std::size_t h : fit)
+                if (h != g) rest.push_back(h);
+            const FitOutcome without = fit_groups(evaluator, problem, rest, start);
+            result.evaluations += without.evaluations;
+            std::vector<double> predicted(data.size(), 0.0);
+            evaluator.predict(without.values, problem.group_rows[g], predicted);
+            gf.left_out = stats_of(problem.group_rows[g], predicted, data);
+            gf.left_out_values = without.values;
+        }
+        result.groups.push_back(std::move(gf));
+    }
+    return result;
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,95 @@
+#pragma once
+// `dtcalc calibrate`: fit the constants a preset marks as calibrated (its
+// [calibration] table, config/calibration_table.h) to measured nccl-tests rows,
+// and say how well the fitted model predicts what it was not fitted to.
+//
+// Objective: the mean squared log error, ln(predicted / measured)^2, averaged
+// within each group and then over the fitted groups, so that every group
+// (collective x GPUs x nodes, as `validate` groups them) weighs the same
+// whatever its row count. Minimised by log_space_search.h within each
+// constant's bounds; deterministic.
+//
+// Refusals: a constant that changes the prediction of fewer than `min_rows`
+// fitted rows (probed at its bounds and their geometric middle, the others at
+// the preset's values) is not fitted and keeps the preset's value, with the
+// reason; rows of one collective, shape and size whose times are `ratio` or
+// more apart are contradictory: listed, and left out of the fit and the errors.
+//
+// The fitted values are rounded to 4 significant digits (whole numbers where
+// the preset states an integer), as the written preset states them, and the
+// errors "after" are those of the rounded values.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config_value.h"
+#include "validate/nccl_measurement.h"
+
+namespace dtcalc {
+
+struct CalibrationOptions {
+    std::vector<std::string> fit_groups;    ///< patterns ('*' any run); empty: every group not checked
+    std::vector<std::string> check_groups;  ///< patterns of groups held out to check the fit
+    bool leave_one_group_out = true;        ///< refit without each fitted group in turn
+    int min_rows = 3;                       ///< rows a constant must change to be fitted
+    double contradiction_ratio = 2.0;       ///< max / min time of one size's rows
+};
+
+struct ErrorStats {
+    std::size_t rows = 0;
+    double mean = 0;  ///< mean |predicted / measured - 1|
+    double max = 0;
+};
+
+struct ConstantFit {
+    std::string key;
+    double low = 0, high = 0;
+    double before = 0, after = 0;
+    std::size_t rows = 0;  ///< fitted rows whose prediction it changes
+    bool fitted = false;
+    std::string reason;    ///< why it was not fitted
+};
+
+enum class GroupRole { Fit, Check, Unused };
+
+struct GroupFit {
+    std::string group;
+    GroupRole role = GroupRole::Fit;
+    ErrorStats before, after;
+    std::optional<ErrorStats> left_out;  ///< fitted without this group (fit groups, two or more)
+    std::vector<double> left_out_values;  ///< the constants fitted without it
+};
+
+struct Contradiction {
+    std::string group;
+    std::uint64_t bytes = 0;
+    std::vector<InputLocation> rows;
+    std::vector<double> times_us;
+    double ratio = 0;  ///< slowest / fastest
+};
+
+struct CalibrationResult {
+    std::vector<ConstantFit> constants;
+    std::vector<GroupFit> groups;  ///< in the order they first appear
+    std::vector<Contradiction> contradictions;
+    std::size_t rows_read = 0;
+    std::size_t rows_used = 0;  ///< not contradictory
+    double objective_before = 0, objective_after = 0;  ///< on the fitted groups
+    int evaluations = 0;  ///< objective evaluations, every fit together
+};
+
+std::string_view group_role_name(GroupRole role);
+
+/// Rounds a fitted value as the written preset states it: 4 significant digits
+/// (a whole number when `integer`), kept within [low, high].
+double written_value(double value, bool integer, double low, double high);
+
+/// `preset_root` is the preset file as parsed (it must have a [calibration]
+/// table), `preset_path` where it was read. Throws InputError naming --fit or
+/// --check for a pattern that matches no group, a group in both, or nothing
+/// left to fit; naming --preset for a preset without a [calibration] table.
+CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::string& preset_path,
+                                   const std::vector<NcclMeasurement>& rows, const CalibrationOptions& options);
+
+}  // namespace dtcalc

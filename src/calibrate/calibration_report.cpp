@@ -1,0 +1,121 @@
+#include "calibrate/calibration_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/text_formats.h"
+
+namespace dtcalc {
+namespace {
+
+// 712900 as itself, 0.7508 as itself: whole numbers in full, others in 6 significant digits.
+std::string value_text(double v) {
+    if (v == std::floor(v) && std::abs(v) < 1e15) return fmt::format("{}", static_cast<long long>(v));
+    return fmt::format("{:g}", v);
+}
+
+std::string percent(double fraction) { return fmt::format("{:.2f}%", 100 * fraction); }
+
+std::string inputs_text(const std::vector<std::string>& inputs) {
+    std::string out;
+    for (const std::string& i : inputs) out += (out.empty() ? "" : ", ") + i;
+    return out;
+}
+
+std::string json_number(double v) { return fmt::format("{:.6g}", v); }
+
+std::string stats_json(const ErrorStats& s) {
+    return fmt::format("{{\"rows\": {}, \"mean\": {}, \"max\": {}}}", s.rows, json_number(s.mean), json_number(s.max));
+}
+
+}  // namespace
+
+void write_calibration_table(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result) {
+    std::size_t fit = 0, check = 0;
+    for (const GroupFit& g : result.groups) {
+        if (g.role == GroupRole::Fit) ++fit;
+        if (g.role == GroupRole::Check) ++check;
+    }
+    out << fmt::format("# calibrate preset {} on {}: {} rows in {} groups ({} fitted, {} checked)\n", header.preset,
+                       inputs_text(header.inputs), result.rows_used, result.groups.size(), fit, check);
+    out << fmt::format("# objective (mean squared log error, groups weighted equally) on the fitted groups: {:.6f} -> {:.6f}\n",
+                       result.objective_before, result.objective_after);
+    out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}\n", "constant", "before", "after", "bounds", "rows");
+    for (const ConstantFit& c : result.constants) {
+        const std::string bounds = "[" + value_text(c.low) + ", " + value_text(c.high) + "]";
+        out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}  {}\n", c.key, value_text(c.before), value_text(c.after), bounds, c.rows,
+                           !c.fitted             ? "kept: " + c.reason
+                           : c.after >= c.high   ? std::string("fitted, at its upper bound")
+                           : c.after <= c.low    ? std::string("fitted, at its lower bound")
+                                                 : std::string("fitted"));
+    }
+    out << "\nerror per group, |predicted / measured - 1|: with the preset's values, the fitted ones, and fitted without the group\n";
+    out << fmt::format("{:<28} {:<6} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "group", "role", "rows",
+                       "MAE before", "max before", "MAE after", "max after", "MAE out", "max out");
+    for (const GroupFit& g : result.groups) {
+        const std::string out_mean = g.left_out ? percent(g.left_out->mean) : "-";
+        const std::string out_max = g.left_out ? percent(g.left_out->max) : "-";
+        out << fmt::format("{:<28} {:<6} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", g.group,
+                           group_role_name(g.role), g.before.rows, percent(g.before.mean), percent(g.before.max),
+                           percent(g.after.mean), percent(g.after.max), out_mean, out_max);
+    }
+    if (!result.contradictions.empty()) {
+        out << "\ncontradictory rows (one collective, shape and size, times 2x or more apart), left out of the fit:\n";
+        for (const Contradiction& c : result.contradictions) {
+            out << fmt::format("  {} {} B ({:.2f}x):", c.group, c.bytes, c.ratio);
+            for (std::size_t i = 0; i < c.rows.size(); ++i)
+                out << fmt::format(" {}:{} {:g} us{}", c.rows[i].file, c.rows[i].line, c.times_us[i],
+                                   i + 1 < c.rows.size() ? "," : "");
+            out << "\n";
+        }
+    }
+    if (!header.written.empty()) out << "\nwrote " << header.written << "\n";
+}
+
+void write_calibration_json(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result) {
+    out << "{\n  \"preset\": " << json_string(header.preset) << ", \"inputs\": [";
+    for (std::size_t i = 0; i < header.inputs.size(); ++i) out << (i ? ", " : "") << json_string(header.inputs[i]);
+    out << "],\n  \"rows_read\": " << result.rows_read << ", \"rows_used\": " << result.rows_used
+        << ", \"objective_before\": " << json_number(result.objective_before)
+        << ", \"objective_after\": " << json_number(result.objective_after) << ",\n  \"constants\": [\n";
+    for (std::size_t i = 0; i < result.constants.size(); ++i) {
+        const ConstantFit& c = result.constants[i];
+        out << fmt::format("    {{\"key\": {}, \"before\": {}, \"after\": {}, \"low\": {}, \"high\": {}, \"rows\": {}, "
+                           "\"fitted\": {}, \"at_bound\": {}, \"reason\": {}}}{}\n",
+                           json_string(c.key), json_number(c.before), json_number(c.after), json_number(c.low),
+                           json_number(c.high), c.rows, c.fitted ? "true" : "false",
+                           !c.fitted ? "null" : c.after >= c.high ? "\"high\"" : c.after <= c.low ? "\"low\"" : "null",
+                           c.fitted ? "null" : json_string(c.reason), i + 1 < result.constants.size() ? "," : "");
+    }
+    out << "  ],\n  \"groups\": [\n";
+    for (std::size_t i = 0; i < result.groups.size(); ++i) {
+        const GroupFit& g = result.groups[i];
+        std::string left_out = "null";
+        if (g.left_out) {
+            std::string values;
+            for (std::size_t k = 0; k < g.left_out_values.size(); ++k)
+                values += (k ? ", " : "") + json_number(g.left_out_values[k]);
+            left_out = stats_json(*g.left_out);
+            left_out.pop_back();
+            left_out += ", \"constants\": [" + values + "]}";
+        }
+        out << fmt::format("    {{\"group\": {}, \"role\": {}, \"before\": {}, \"after\": {}, \"left_out\": {}}}{}\n",
+                           json_string(g.group), json_string(group_role_name(g.role)), stats_json(g.before),
+                           stats_json(g.after), left_out, i + 1 < result.groups.size() ? "," : "");
+    }
+    out << "  ],\n  \"contradictions\": [";
+    for (std::size_t i = 0; i < result.contradictions.size(); ++i) {
+        const Contradiction& c = result.contradictions[i];
+        out << (i ? ",\n    " : "\n    ") << "{\"group\": " << json_string(c.group) << ", \"size_bytes\": " << c.bytes
+            << ", \"ratio\": " << json_number(c.ratio) << ", \"rows\": [";
+        for (std::size_t k = 0; k < c.rows.size(); ++k)
+            out << (k ? ", " : "") << "{\"file\": " << json_string(c.rows[k].file) << ", \"line\": " << c.rows[k].line
+                << ", \"time_us\": " << json_number(c.times_us[k]) << "}";
+        out << "]}";
+    }
+    out << (result.contradictions.empty() ? "" : "\n  ") << "],\n  \"written\": "
+        << (header.written.empty() ? "null" : json_string(header.written)) << "\n}\n";
+}
+
+}  // namespace dtcalc

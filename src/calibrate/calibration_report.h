@@ -1,0 +1,24 @@
+#pragma once
+// `dtcalc calibrate`'s answer as a table for people or JSON for scripts: each
+// constant before -> after (or why it stayed), each group's mean absolute and
+// largest error (|predicted / measured - 1|) with the preset's values and the
+// fitted ones, and for fitted groups the error when every constant is fitted
+// without that group (leave-one-group-out); contradictory rows left out.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "calibrate/calibration.h"
+
+namespace dtcalc {
+
+struct CalibrationHeader {
+    std::string preset;               ///< the input preset's name
+    std::vector<std::string> inputs;  ///< files and folders as given
+    std::string written;              ///< the fitted preset's path, empty when none was written
+};
+
+void write_calibration_table(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result);
+void write_calibration_json(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result);
+
+}  // namespace dtcalc

@@ -1,0 +1,130 @@
+#include "cli/calibrate_command.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "calibrate/calibration.h"
+#include "calibrate/calibration_report.h"
+#include "calibrate/preset_writer.h"
+#include "cli/cli_common.h"
+#include "config/config_readers.h"
+#include "config/named_file.h"
+#include "config/preset.h"
+#include "config/toml_writer.h"
+#include "core/error.h"
+#include "validate/nccl_inputs.h"
+
+namespace dtcalc::cli {
+namespace {
+
+struct CalibrateOptions {
+    std::vector<std::string> inputs;
+    std::string preset;
+    std::optional<int> nodes, gpus_per_node;
+    std::vector<std::string> fit, check;
+    std::string format = "table";
+    std::string write;
+    std::string date;
+    bool no_leave_one_out = false;
+};
+
+// Today (UTC) as YYYY-MM-DD.
+std::string today() {
+    const auto days = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    const std::chrono::year_month_day ymd{days};
+    return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                       static_cast<unsigned>(ymd.day()));
+}
+
+std::string checked_date(const std::string& date) {
+    const bool shaped = date.size() == 10 && date[4] == '-' && date[7] == '-' &&
+                        std::all_of(date.begin(), date.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); });
+    if (shaped) {
+        const std::chrono::year_month_day ymd{std::chrono::year{std::stoi(date.substr(0, 4))},
+                                              std::chrono::month{static_cast<unsigned>(std::stoi(date.substr(5, 2)))},
+                                              std::chrono::day{static_cast<unsigned>(std::stoi(date.substr(8, 2)))}};
+        if (ymd.ok()) return date;
+    }
+    throw InputError({"--date", 0, 0, ""}, "expected a date YYYY-MM-DD, got '" + date + "'");
+}
+
+void run_calibrate(const CalibrateOptions& options, const std::vector<std::string>& preset_dirs) {
+    const OutputFormat format = parse_output_format(options.format);
+    if (format == OutputFormat::Csv) throw InputError({"--format", 0, 0, ""}, "expected table or json, got 'csv'");
+    const std::string date = options.date.empty() ? today() : checked_date(options.date);
+    const std::string preset_path = find_named_toml(options.preset, preset_dirs, "preset", "preset");
+    std::string preset_text = read_text_file(preset_path);
+    ConfigValue root = parse_toml_text(preset_text, preset_path);
+    if (root.find("gpu")) {
+        // Composed of the hardware catalogue: calibrate (and write) its expanded form, every table stated.
+        const Preset composed = load_preset(preset_path, preset_dirs);
+        preset_text = write_toml(composed.tree, {composed.name + ": composed of the hardware catalogue, written out in full"});
+        root = parse_toml_text(preset_text, preset_path);
+    }
+    const Preset preset = preset_from_config(root, preset_path);
+    if (preset.calibration.empty())
+        throw InputError({"--preset", 0, 0, ""},
+                         preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
+
+    const std::vector<NcclMeasurement> rows = read_nccl_inputs(options.inputs, {options.nodes, options.gpus_per_node});
+    CalibrationOptions calibration;
+    calibration.fit_groups = options.fit;
+    calibration.check_groups = options.check;
+    calibration.leave_one_group_out = !options.no_leave_one_out;
+    const CalibrationResult result = calibrate_preset(root, preset_path, rows, calibration);
+
+    CalibrationHeader header{preset.name, options.inputs, options.write};
+    if (!options.write.empty()) {
+        std::string data;
+        for (const std::string& input : options.inputs) data += (data.empty() ? "" : ", ") + input;
+        std::size_t fitted_groups = 0;
+        for (const GroupFit& g : result.groups) fitted_groups += g.role == GroupRole::Fit ? 1 : 0;
+        data += fmt::format(" ({} rows in {} fitted groups)", result.rows_used, fitted_groups);
+        const ConfigValue* name = root.find("name");
+        PresetNote note{std::filesystem::path(options.write).stem().string(), data, date, preset.name};
+        const std::string text =
+            calibrated_preset_text(preset_text, name ? name->where.line : 0, preset.calibration, result.constants, note);
+        // Check that what is written reads back as a preset before writing it.
+        preset_from_config(parse_toml_text(text, options.write), options.write);
+        std::ofstream file(options.write, std::ios::binary);
+        file << text;
+        file.close();
+        if (!file) throw InputError({"--write", 0, 0, ""}, "cannot write " + options.write);
+    }
+    if (format == OutputFormat::Json) write_calibration_json(std::cout, header, result);
+    else write_calibration_table(std::cout, header, result);
+}
+
+}  // namespace
+
+void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& preset_dirs) {
+    auto options = std::make_shared<CalibrateOptions>();
+    CLI::App* command = app.add_subcommand(
+        "calibrate",
+        "Fit a preset's calibrated constants to measured nccl-tests output; report the error in and out of sample");
+    command->add_option("inputs", options->inputs,
+                        "nccl-tests output files, folders of them, or dataset CSVs (validation/nccl/ format)")
+        ->required();
+    command->add_option("--preset,-p", options->preset, "The preset to fit (a name or a .toml path)")->required();
+    command->add_option("--nodes", options->nodes, "Nodes, for nccl-tests logs without rank lines");
+    command->add_option("--gpus-per-node", options->gpus_per_node, "GPUs per node, for logs without rank lines");
+    command->add_option("--fit", options->fit, "Fit on these groups only (patterns, '*' any run; comma-separated)")
+        ->delimiter(',');
+    command->add_option("--check", options->check, "Hold these groups out and report their error (comma-separated)")
+        ->delimiter(',');
+    command->add_option("--format", options->format, "table | json (default table)");
+    command->add_option("--write,-o", options->write, "Write the fitted preset here (a .toml file)");
+    command->add_option("--date", options->date, "The date the written preset names (default today, UTC)");
+    command->add_flag("--no-leave-one-out", options->no_leave_one_out,
+                      "Skip the leave-one-group-out refits (one fit per fitted group)");
+    command->callback([options, &preset_dirs] { run_calibrate(*options, preset_dirs); });
+}
+
+}  // namespace dtcalc::cli

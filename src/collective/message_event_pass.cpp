@@ -1,0 +1,703 @@
+#include "collective/message_event_pass.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+#include "collective/algorithm_steps.h"
+
+namespace dtcalc {
+namespace {
+
+// Times in ns, whole numbers as in ASTRA-sim; a double holds them exactly up to
+// 2^53 ns (104 days) and does not overflow at the slowest links dtcalc accepts.
+using Tick = double;
+
+// ---------------------------------------------------------------------------
+// The event list: by time, then in the order of scheduling, as ASTRA-sim's event queue.
+enum class EventType : std::uint8_t { SysBatch, Receive, HopArrive, Arrive };
+
+struct Event {
+    Tick time;  ///< whole ns (exact in a double below 2^53)
+    EventType type;
+    int a;
+};
+
+// A monotone priority queue (radix heap): events are never scheduled before
+// the last one taken, so bucket i holds the events whose time differs from
+// that last time first in bit i-1. Events of one time always share a bucket
+// and keep their order of scheduling: taking one is O(1) amortised.
+class EventQueue {
+public:
+    bool empty() const { return size_ == 0; }
+    void reset() {
+        for (auto& b : buckets_) b.clear();
+        head_ = 0;
+        size_ = 0;
+        last_ = 0;
+    }
+    void push(const Event& e) {
+        buckets_[bucket_of(key(e.time))].push_back(e);
+        ++size_;
+    }
+    Event pop() {
+        if (head_ >= buckets_[0].size()) {
+            buckets_[0].clear();
+            head_ = 0;
+            std::size_t i = 1;
+            while (buckets_[i].empty()) ++i;
+            double least = buckets_[i].front().time;
+            for (const Event& e : buckets_[i]) least = std::min(least, e.time);
+            last_ = key(least);
+            for (const Event& e : buckets_[i]) buckets_[bucket_of(key(e.time))].push_back(e);
+            buckets_[i].clear();
+        }
+        --size_;
+        return buckets_[0][head_++];
+    }
+
+private:
+    static std::uint64_t key(double time) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(time)); }
+    std::size_t bucket_of(std::uint64_t k) const { return static_cast<std::size_t>(std::bit_width(k ^ last_)); }
+    std::vector<Event> buckets_[65];
+    std::size_t head_ = 0;
+    std::size_t size_ = 0;
+    std::uint64_t last_ = 0;
+};
+
+// One rank's system events due at one time: run together, at the place of the first.
+enum class SysCallType : std::uint8_t { AfterEndpoint, General };
+struct SysCall {
+    SysCallType type;
+    int alg;
+    Tick reduction;  ///< AfterEndpoint: the local reduction still to pay, < 0 for none
+};
+struct Batch {
+    int rank = 0;
+    Tick time = 0;
+    std::vector<SysCall> calls;
+};
+
+struct Message {
+    int src, dst, tag;
+    std::uint64_t size;
+    int at;         ///< the device it is at (Ring), or the hop index (Switch)
+    int hops_left;  ///< links still to cross
+    int direction;  ///< Ring: +1 clockwise, -1 anticlockwise
+    int next;       ///< next message waiting on the same link, -1 for none
+};
+
+struct Link {
+    double free_at = 0;  ///< when the last message on it stops holding it
+};
+
+// Receives are matched per (receiving rank, chunk, sender, size), first come first served.
+struct RecvState {
+    int src = 0;
+    std::uint64_t size = 0;
+    int arrived = 0;  ///< messages that arrived before their receive was posted
+    int waiting = 0;  ///< receives posted before their message arrived
+    int alg = -1;     ///< who posted them (one chunk of one rank)
+};
+
+struct Packet {
+    int dst, src;
+    std::uint64_t size;
+};
+
+enum class TreeRole : std::uint8_t { Leaf, Inner, Top };
+enum class TreeState : std::uint8_t { Begin, WaitTwo, WaitOne, SendUp, WaitParent, SendDown, End };
+
+// One chunk of one rank: ASTRA-sim's Ring / AllToAll (direct) / HalvingDoubling
+// packet machinery, or its DoubleBinaryTreeAllReduce state machine.
+struct Alg {
+    int rank = 0, tag = 0;
+    bool live = false;
+    // ring family
+    long long stream = 0;  ///< sends still to make
+    int free = 0;          ///< completed bundles not yet used for a send
+    int received = 0;
+    int parallel = 1;       ///< bundles started at once at the start
+    int nonzero_per_round = 0;
+    int zero = 0, nonzero = 0;
+    bool toggle = false;
+    int middle = 0;  ///< direct all-reduce: reduce-scatter pieces to wait for
+    int recv_to = 0, send_from = 0;
+    std::uint64_t msg = 0;
+    int offset = 0;       ///< halvingDoubling: partner distance
+    bool halving = true;  ///< halvingDoubling: distance doubles (else halves)
+    std::vector<Packet> packets;
+    std::size_t packet_head = 0;
+    // tree
+    TreeRole role = TreeRole::Leaf;
+    TreeState state = TreeState::Begin;
+    int reductions = 0;
+    int parent = -1, left = -1, right = -1;
+};
+
+class Engine {
+public:
+    // One engine per thread, reused: its buffers keep their capacity between
+    // queries (a sweep asks for thousands).
+    void reset(const MessageModelInput& in) {
+        in_ = in;
+        p_ = in.npus;
+        now_ = 0;
+        representative_ = message_model_is_representative(in);
+        ranks_ = representative_ ? 1 : p_;
+        bytes_per_ns_ = in.bandwidth_gbps * 1073741824.0 / 1e9;
+        endpoint_ = std::floor(in.endpoint_delay_ns);
+        events_.reset();
+        batches_.clear();
+        free_batches_.clear();
+        messages_.clear();
+        free_messages_.clear();
+        links_.clear();
+        pair_links_.clear();
+        if (in.topology != Topology::FullyConnected || representative_) links_.resize(static_cast<std::size_t>(2 * p_));
+        pending_batches_.resize(static_cast<std::size_t>(ranks_));
+        for (auto& open : pending_batches_) open.clear();
+        recvs_.resize(static_cast<std::size_t>(ranks_) * static_cast<std::size_t>(in.chunks));
+        for (auto& slot : recvs_) slot.clear();
+        algs_.clear();
+        free_algs_.clear();
+        finish_.assign(static_cast<std::size_t>(ranks_), 0);
+        next_chunk_.assign(static_cast<std::size_t>(ranks_), 0);
+        if (in.algorithm == AlgorithmKind::DoubleBinaryTree) build_trees();
+    }
+
+    MessageModelResult run() {
+        for (int r = 0; r < ranks_; ++r)
+            for (int i = 0; i < std::min(in_.active, in_.chunks); ++i) launch(r);
+        while (!events_.empty()) {
+            const Event e = events_.pop();
+            now_ = e.time;
+            dispatch(e);
+        }
+        MessageModelResult out;
+        out.representative = representative_;
+        out.method = representative_ ? "one rank's event pass" : "every rank's event pass";
+        out.sys0_ns = finish_[0];
+        out.min_ns = *std::min_element(finish_.begin(), finish_.end());
+        out.max_ns = *std::max_element(finish_.begin(), finish_.end());
+        if (out.min_ns != out.max_ns) out.rank_finish_ns.assign(finish_.begin(), finish_.end());
+        return out;
+    }
+
+private:
+    MessageModelInput in_;
+    int p_ = 2;
+    int ranks_ = 1;
+    bool representative_ = false;
+    double bytes_per_ns_ = 1;
+    Tick endpoint_ = 0;
+    Tick now_ = 0;
+    EventQueue events_;
+    std::vector<Batch> batches_;
+    std::vector<SysCall> scratch_calls_;
+    std::vector<int> free_batches_;
+    std::vector<std::vector<int>> pending_batches_;  ///< per rank: open batches
+    std::vector<Message> messages_;
+    std::vector<int> free_messages_;
+    std::vector<Link> links_;
+    std::unordered_map<long long, int> pair_links_;  ///< FullyConnected, all ranks: (src, dst) -> link
+    /// Per (rank, chunk): the open receive entries, a handful at most.
+    std::vector<std::vector<RecvState>> recvs_;
+    std::vector<Alg> algs_;
+    std::vector<int> free_algs_;
+    std::vector<Tick> finish_;
+    std::vector<int> next_chunk_;
+    // doubleBinaryTree: per tree (0 RootMax, 1 RootMin), per rank
+    std::vector<int> tree_parent_[2], tree_left_[2], tree_right_[2];
+
+    void schedule(Tick time, EventType type, int a) {
+        events_.push({time, type, a});
+    }
+
+    // -- system layer ---------------------------------------------------------
+    void register_sys(int rank, Tick delay, SysCall call) {
+        const Tick time = now_ + delay;
+        for (int b : pending_batches_[static_cast<std::size_t>(rank)]) {
+            if (batches_[static_cast<std::size_t>(b)].time == time) {
+                batches_[static_cast<std::size_t>(b)].calls.push_back(call);
+                return;
+            }
+        }
+        int b;
+        if (!free_batches_.empty()) {
+            b = free_batches_.back();
+            free_batches_.pop_back();
+        } else {
+            b = static_cast<int>(batches_.size());
+            batches_.emplace_back();
+        }
+        Batch& batch = batches_[static_cast<std::size_t>(b)];
+        batch.rank = rank;
+        batch.time = time;
+        batch.calls.clear();
+        batch.calls.push_back(call);
+        pending_batches_[static_cast<std::size_t>(rank)].push_back(b);
+        schedule(time, EventType::SysBatch, b);
+    }
+
+    void run_batch(int b) {
+        const int rank = batches_[static_cast<std::size_t>(b)].rank;
+        auto& open = pending_batches_[static_cast<std::size_t>(rank)];
+        open.erase(std::find(open.begin(), open.end(), b));
+        // Calls run may add to other batches (never this one: its time is now and it is closed).
+        std::vector<SysCall> calls;
+        calls.swap(scratch_calls_);
+        calls.clear();
+        calls.swap(batches_[static_cast<std::size_t>(b)].calls);
+        free_batches_.push_back(b);
+        for (const SysCall& c : calls) {
+            if (c.type == SysCallType::AfterEndpoint && c.reduction >= 0) {
+                register_sys(algs_[static_cast<std::size_t>(c.alg)].rank, c.reduction, {SysCallType::General, c.alg, -1});
+            } else {
+                general(c.alg);
+            }
+        }
+        scratch_calls_.swap(calls);
+    }
+
+    Tick reduction_of(std::uint64_t size) const {
+        // ASTRA-sim: three passes of size / local_mem_bw (B/s) seconds, each truncated to ns.
+        const Tick one = std::floor(static_cast<double>(size) / (in_.local_mem_bw_gbps * 1e9) * 1e9);
+        return 3 * one;
+    }
+
+    // A bundle: the endpoint delay, then the local reduction when it reduces.
+    void bundle(int alg, std::uint64_t size, bool reduces) {
+        register_sys(algs_[static_cast<std::size_t>(alg)].rank, endpoint_,
+                     {SysCallType::AfterEndpoint, alg, reduces ? reduction_of(size) : -1});
+    }
+
+    // -- network --------------------------------------------------------------
+    int new_message(const Message& m) {
+        if (!free_messages_.empty()) {
+            const int id = free_messages_.back();
+            free_messages_.pop_back();
+            messages_[static_cast<std::size_t>(id)] = m;
+            return id;
+        }
+        messages_.push_back(m);
+        return static_cast<int>(messages_.size() - 1);
+    }
+
+    int hops(int src, int dst) const {
+        switch (in_.topology) {
+            case Topology::Switch: return 2;
+            case Topology::FullyConnected: return 1;
+            default: {
+                const int cw = ((dst - src) % p_ + p_) % p_;
+                return std::min(cw, p_ - cw);
+            }
+        }
+    }
+
+    void send(int src, int dst, int tag, std::uint64_t size) {
+        Message m{src, dst, tag, size, src, hops(src, dst), 1, -1};
+        if (in_.topology == Topology::Ring) {
+            const int cw = ((dst - src) % p_ + p_) % p_;
+            m.direction = (p_ - cw < cw) ? -1 : 1;
+        } else if (in_.topology == Topology::Switch) {
+            m.at = 0;
+        }
+        const int id = new_message(m);
+        if (!in_.congestion_aware) {
+            const Tick delay = std::floor(m.hops_left * in_.latency_ns + static_cast<double>(size) / bytes_per_ns_);
+            schedule(now_ + delay, EventType::Arrive, id);
+            return;
+        }
+        enter_link(id);
+    }
+
+    int link_of(const Message& m) {
+        switch (in_.topology) {
+            case Topology::Switch:
+                if (representative_) return m.at;             // 0 uplink, 1 downlink
+                return m.at == 0 ? m.src : p_ + m.dst;
+            case Topology::FullyConnected: {
+                if (representative_) return m.dst;
+                const long long key = static_cast<long long>(m.src) * p_ + m.dst;
+                auto [it, added] = pair_links_.try_emplace(key, static_cast<int>(links_.size()));
+                if (added) links_.emplace_back();
+                return it->second;
+            }
+            default:
+                if (representative_) return m.direction > 0 ? 0 : 1;
+                return m.direction > 0 ? m.at : p_ + m.at;
+        }
+    }
+
+    // FIFO service without a queue: a message starts when it enters or when the
+    // link frees from the one before it, whichever is later, and holds it for
+    // floor(m/B); it reaches the far end floor(latency + m/B) after it started.
+    void enter_link(int id) {
+        Message& m = messages_[static_cast<std::size_t>(id)];
+        Link& link = links_[static_cast<std::size_t>(link_of(m))];
+        const double serial = static_cast<double>(m.size) / bytes_per_ns_;
+        const Tick start = std::max(now_, link.free_at);
+        link.free_at = start + std::floor(serial);
+        schedule(start + std::floor(in_.latency_ns + serial), EventType::HopArrive, id);
+    }
+
+    void hop_arrive(int id) {
+        Message& m = messages_[static_cast<std::size_t>(id)];
+        --m.hops_left;
+        if (in_.topology == Topology::Switch) m.at += 1;
+        else if (in_.topology == Topology::Ring) m.at = ((m.at + m.direction) % p_ + p_) % p_;
+        if (m.hops_left > 0) {
+            enter_link(id);
+            return;
+        }
+        deliver(id);
+    }
+
+    void deliver(int id) {
+        const Message m = messages_[static_cast<std::size_t>(id)];
+        free_messages_.push_back(id);
+        int dst = m.dst, src = m.src;
+        if (representative_) {
+            // The message rank 0 receives is the image of the one it sent.
+            dst = 0;
+            src = in_.algorithm == AlgorithmKind::HalvingDoubling ? m.dst : (p_ - m.dst) % p_;
+        }
+        std::vector<RecvState>& slot = recv_slot(dst, m.tag);
+        RecvState& r = recv_entry(slot, src, m.size);
+        if (r.waiting > 0) {
+            --r.waiting;
+            const int alg = r.alg;
+            if (r.waiting == 0 && r.arrived == 0) drop_entry(slot, r);
+            packet_received(alg);
+        } else {
+            ++r.arrived;
+        }
+    }
+
+    std::vector<RecvState>& recv_slot(int rank, int tag) {
+        return recvs_[static_cast<std::size_t>(rank) * static_cast<std::size_t>(in_.chunks) + static_cast<std::size_t>(tag)];
+    }
+    static RecvState& recv_entry(std::vector<RecvState>& slot, int src, std::uint64_t size) {
+        for (RecvState& e : slot)
+            if (e.src == src && e.size == size) return e;
+        slot.push_back({src, size, 0, 0, -1});
+        return slot.back();
+    }
+    static void drop_entry(std::vector<RecvState>& slot, RecvState& e) {
+        e = slot.back();
+        slot.pop_back();
+    }
+
+    void post_recv(int alg, int src, std::uint64_t size) {
+        const Alg& a = algs_[static_cast<std::size_t>(alg)];
+        std::vector<RecvState>& slot = recv_slot(a.rank, a.tag);
+        RecvState& r = recv_entry(slot, src, size);
+        r.alg = alg;
+        if (r.arrived > 0) {
+            --r.arrived;
+            if (r.waiting == 0 && r.arrived == 0) drop_entry(slot, r);
+            schedule(now_, EventType::Receive, alg);
+        } else {
+            ++r.waiting;
+        }
+    }
+
+    void dispatch(const Event& e) {
+        switch (e.type) {
+            case EventType::SysBatch: run_batch(e.a); break;
+            case EventType::Receive: packet_received(e.a); break;
+            case EventType::HopArrive: hop_arrive(e.a); break;
+            case EventType::Arrive: deliver(e.a); break;
+        }
+    }
+
+    // -- chunks ---------------------------------------------------------------
+    void launch(int rank) {
+        const int chunk = next_chunk_[static_cast<std::size_t>(rank)]++;
+        int id;
+        if (!free_algs_.empty()) {
+            id = free_algs_.back();
+            free_algs_.pop_back();
+        } else {
+            id = static_cast<int>(algs_.size());
+            algs_.emplace_back();
+        }
+        Alg& a = algs_[static_cast<std::size_t>(id)];
+        std::vector<Packet> keep = std::move(a.packets);  // its capacity, for the next chunk
+        a = Alg{};
+        keep.clear();
+        a.packets = std::move(keep);
+        a.rank = rank;
+        a.tag = chunk;
+        a.live = true;
+        if (in_.algorithm == AlgorithmKind::DoubleBinaryTree) {
+            const int t = chunk % 2;
+            a.parent = tree_parent_[t][static_cast<std::size_t>(rank)];
+            a.left = tree_left_[t][static_cast<std::size_t>(rank)];
+            a.right = tree_right_[t][static_cast<std::size_t>(rank)];
+            a.role = a.parent < 0 ? TreeRole::Top : (a.left < 0 && a.right < 0 ? TreeRole::Leaf : TreeRole::Inner);
+            tree_event(id, false);
+            return;
+        }
+        setup_ring_family(a);
+        for (int i = 0; i < a.parallel; ++i) insert_packet(id);
+    }
+
+    void exit_chunk(int alg) {
+        Alg& a = algs_[static_cast<std::size_t>(alg)];
+        a.live = false;
+        a.packets.clear();
+        a.packet_head = 0;
+        const int rank = a.rank;
+        finish_[static_cast<std::size_t>(rank)] = now_;
+        free_algs_.push_back(alg);
+        if (next_chunk_[static_cast<std::size_t>(rank)] < in_.chunks) launch(rank);
+    }
+
+    // -- ring, direct, halvingDoubling -----------------------------------------
+    void setup_ring_family(Alg& a) {
+        const std::uint64_t d = in_.chunk_bytes;
+        const auto p = static_cast<std::uint64_t>(p_);
+        const CollectiveKind k = in_.kind;
+        switch (in_.algorithm) {
+            case AlgorithmKind::HalvingDoubling: {
+                const int levels = std::countr_zero(static_cast<unsigned>(p_));
+                a.stream = k == CollectiveKind::AllReduce ? 2 * levels : levels;
+                if (k == CollectiveKind::AllGather) {
+                    a.msg = d;
+                    a.offset = p_ / 2;
+                    a.halving = false;
+                } else {
+                    a.msg = d / 2;
+                    a.offset = 1;
+                    a.halving = true;
+                }
+                a.parallel = 1;
+                a.nonzero_per_round = levels - 1;
+                set_hd_partner(a);
+                break;
+            }
+            case AlgorithmKind::Direct:
+                a.msg = k == CollectiveKind::AllGather ? d : d / p;
+                a.stream = k == CollectiveKind::AllReduce ? 2 * (p_ - 1) : p_ - 1;
+                a.parallel = p_ - 1;
+                a.nonzero_per_round = p_ - 1;
+                a.middle = p_ - 1;
+                a.recv_to = (a.rank + 1) % p_;
+                a.send_from = (a.rank - 1 + p_) % p_;
+                break;
+            default:
+                a.msg = k == CollectiveKind::AllGather ? d : d / p;
+                a.stream = k == CollectiveKind::AllReduce ? 2LL * (p_ - 1)
+                           : k == CollectiveKind::AllToAll ? static_cast<long long>(p_) * (p_ - 1) / 2
+                                                           : p_ - 1;
+                a.parallel = 1;
+                a.nonzero_per_round = p_ - 1;
+                a.recv_to = (a.rank + 1) % p_;
+                a.send_from = (a.rank - 1 + p_) % p_;
+                break;
+        }
+    }
+
+    void set_hd_partner(Alg& a) const {
+        if (a.offset < 1) return;
+        const bool clockwise = (a.rank / a.offset) % 2 == 0;
+        a.recv_to = ((a.rank + (clockwise ? a.offset : -a.offset)) % p_ + p_) % p_;
+        a.send_from = a.recv_to;
+    }
+
+    void insert_packet(int alg) {
+        Alg& a = algs_[static_cast<std::size_t>(alg)];
+        if (a.zero == 0 && a.nonzero == 0) {
+            a.zero = a.parallel;
+            a.nonzero = a.nonzero_per_round;
+            a.toggle = !a.toggle;
+        }
+        bool reduces = false;
+        if (a.zero > 0) {
+            --a.zero;
+        } else {
+            --a.nonzero;
+            reduces = in_.kind == CollectiveKind::ReduceScatter || (in_.kind == CollectiveKind::AllReduce && a.toggle);
+        }
+        a.packets.push_back({a.recv_to, a.send_from, a.msg});
+        const std::uint64_t size = a.msg;
+        if (in_.algorithm == AlgorithmKind::HalvingDoubling) {
+            if (a.halving) {
+                a.offset *= 2;
+                a.msg /= 2;
+                if (a.offset == p_ && in_.kind == CollectiveKind::AllReduce) {
+                    a.halving = false;
+                    a.offset /= 2;
+                    a.msg *= 2;
+                }
+            } else {
+                a.offset /= 2;
+                a.msg *= 2;
+            }
+            set_hd_partner(a);
+        } else if (in_.algorithm == AlgorithmKind::Direct) {
+            a.recv_to = (a.recv_to + 1) % p_;
+            if (a.recv_to == a.rank) a.recv_to = (a.recv_to + 1) % p_;
+            a.send_from = (a.send_from - 1 + p_) % p_;
+            if (a.send_from == a.rank) a.send_from = (a.send_from - 1 + p_) % p_;
+        }
+        bundle(alg, size, reduces);
+    }
+
+    bool ready(int alg) {
+        Alg& a = algs_[static_cast<std::size_t>(alg)];
+        if (a.packet_head >= a.packets.size() || a.stream == 0 || a.free == 0) return false;
+        const Packet pk = a.packets[a.packet_head++];
+        if (a.packet_head == a.packets.size()) {
+            a.packets.clear();
+            a.packet_head = 0;
+        }
+        --a.stream;
+        --a.free;
+        send(a.rank, pk.dst, a.tag, pk.size);
+        post_recv(alg, pk.src, pk.size);
+        return true;
+    }
+
+    void general(int alg) {
+        if (in_.algorithm == AlgorithmKind::DoubleBinaryTree) {
+            tree_event(alg, false);
+            return;
+        }
+        Alg& a = algs_[static_cast<std::size_t>(alg)];
+        if (!a.live) return;
+        ++a.free;
+        if (in_.algorithm == AlgorithmKind::Direct && in_.kind == CollectiveKind::AllReduce && a.stream <= a.middle) {
+            if (a.received < a.middle) return;
+            for (int i = 0; i < a.parallel; ++i) ready(alg);
+        } else {
+            ready(alg);
+        }
+        Alg& b = algs_[static_cast<std::size_t>(alg)];
+        if (b.stream == 0 && b.free == b.parallel) exit_chunk(alg);
+    }
+
+    void packet_received(int alg) {
+        if (in_.algorithm == AlgorithmKind::DoubleBinaryTree) {
+            tree_event(alg, true);
+            return;
+        }
+        ++algs_[static_cast<std::size_t>(alg)].received;
+        insert_packet(alg);
+    }
+
+    // -- doubleBinaryTree ------------------------------------------------------
+    // In-order labels of a perfect binary tree of height h, 1-based: label k
+    // has ctz(k) levels below it; its children are k -/+ 2^(ctz-1), its parent
+    // k +/- 2^ctz. RootMax: the subtree holds ids 0..p-2 and the top is p-1
+    // (its left child the subtree's root); RootMin: the top is 0, the subtree
+    // ids 1..p-1 (its right child).
+    void build_trees() {
+        const int h = std::countr_zero(static_cast<unsigned>(p_));  // p = 2^h
+        for (int t = 0; t < 2; ++t) {
+            tree_parent_[t].assign(static_cast<std::size_t>(p_), -1);
+            tree_left_[t].assign(static_cast<std::size_t>(p_), -1);
+            tree_right_[t].assign(static_cast<std::size_t>(p_), -1);
+            const int base = t == 0 ? -1 : 0;  // id = label + base
+            const int top = t == 0 ? p_ - 1 : 0;
+            const int sub_root = (1 << (h - 1)) + base;
+            for (int k = 1; k < p_; ++k) {
+                const int id = k + base;
+                const int z = std::countr_zero(static_cast<unsigned>(k));
+                if (z > 0) {
+                    tree_left_[t][static_cast<std::size_t>(id)] = k - (1 << (z - 1)) + base;
+                    tree_right_[t][static_cast<std::size_t>(id)] = k + (1 << (z - 1)) + base;
+                }
+                if (z == h - 1) {
+                    tree_parent_[t][static_cast<std::size_t>(id)] = top;
+                } else {
+                    const bool right_child = ((k >> (z + 1)) & 1) != 0;
+                    tree_parent_[t][static_cast<std::size_t>(id)] = (right_child ? k - (1 << z) : k + (1 << z)) + base;
+                }
+            }
+            if (t == 0) tree_left_[t][static_cast<std::size_t>(top)] = sub_root;
+            else tree_right_[t][static_cast<std::size_t>(top)] = sub_root;
+        }
+    }
+
+    // DoubleBinaryTreeAllReduce::run: `received` is a PacketReceived event,
+    // else General (a bundle done) or the stream's start.
+    void tree_event(int alg, bool received) {
+        Alg& a = algs_[static_cast<std::size_t>(alg)];
+        if (!a.live) return;
+        const std::uint64_t d = in_.chunk_bytes;
+        switch (a.role) {
+            case TreeRole::Leaf:
+                if (a.state == TreeState::Begin) {
+                    bundle(alg, d, false);
+                    a.state = TreeState::SendUp;
+                } else if (a.state == TreeState::SendUp) {
+                    send(a.rank, a.parent, a.tag, d);
+                    a.state = TreeState::WaitParent;
+                    post_recv(alg, a.parent, d);
+                } else if (a.state == TreeState::WaitParent) {
+                    bundle(alg, d, false);
+                    a.state = TreeState::End;
+                } else if (a.state == TreeState::End) {
+                    exit_chunk(alg);
+                }
+                break;
+            case TreeRole::Inner:
+                if (a.state == TreeState::Begin) {
+                    a.state = TreeState::WaitTwo;
+                    post_recv(alg, a.left, d);
+                    post_recv(alg, a.right, d);
+                } else if (a.state == TreeState::WaitTwo && received) {
+                    bundle(alg, d, true);
+                    a.state = TreeState::WaitOne;
+                } else if (a.state == TreeState::WaitOne && received) {
+                    bundle(alg, d, true);
+                    a.state = TreeState::SendUp;
+                } else if (a.reductions < 1 && !received) {
+                    ++a.reductions;  // the first child's bundle: nothing to do
+                } else if (a.state == TreeState::SendUp) {
+                    a.state = TreeState::WaitParent;
+                    send(a.rank, a.parent, a.tag, d);
+                    post_recv(alg, a.parent, d);
+                } else if (a.state == TreeState::WaitParent && received) {
+                    bundle(alg, d, true);
+                    a.state = TreeState::SendDown;
+                } else if (a.state == TreeState::SendDown) {
+                    send(a.rank, a.left, a.tag, d);
+                    send(a.rank, a.right, a.tag, d);
+                    exit_chunk(alg);
+                }
+                break;
+            case TreeRole::Top: {
+                const int child = a.left >= 0 ? a.left : a.right;
+                if (a.state == TreeState::Begin) {
+                    a.state = TreeState::WaitOne;
+                    post_recv(alg, child, d);
+                } else if (a.state == TreeState::WaitOne) {
+                    bundle(alg, d, true);
+                    a.state = TreeState::SendDown;
+                } else if (a.state == TreeState::SendDown) {
+                    send(a.rank, child, a.tag, d);
+                    exit_chunk(alg);
+                }
+                break;
+            }
+        }
+    }
+};
+
+}  // namespace
+
+MessageModelResult run_message_event_pass(const MessageModelInput& input) {
+    thread_local Engine engine;
+    engine.reset(input);
+    return engine.run();
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,57 @@
+#include "validate/nccl_inputs.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "config/config_readers.h"
+#include "validate/nccl_tests_csv.h"
+
+namespace dtcalc {
+namespace {
+
+namespace fs = std::filesystem;
+
+void read_file(const std::string& path, const NcclLogShape& shape, std::vector<NcclMeasurement>& out) {
+    const std::string text = read_text_file(path);
+    const std::string first_line = text.substr(0, text.find('\n'));
+    std::vector<NcclMeasurement> rows =
+        looks_like_nccl_tests_csv(first_line) ? read_nccl_tests_csv(path) : parse_nccl_tests_log(text, path, shape);
+    for (NcclMeasurement& m : rows) out.push_back(std::move(m));
+}
+
+bool hidden(const fs::path& p) {
+    const std::string name = p.filename().string();
+    return !name.empty() && name[0] == '.';
+}
+
+}  // namespace
+
+std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape) {
+    std::vector<NcclMeasurement> out;
+    for (const std::string& path : paths) {
+        std::error_code ec;
+        const fs::file_status status = fs::status(path, ec);
+        if (ec || !fs::exists(status)) throw InputError({path, 0, 0, ""}, "does not exist");
+        if (!fs::is_directory(status)) {
+            read_file(path, shape, out);
+            continue;
+        }
+        std::vector<std::string> files;
+        fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+        if (ec) throw InputError({path, 0, 0, ""}, "cannot read the folder: " + ec.message());
+        for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            if (ec) throw InputError({path, 0, 0, ""}, "cannot read the folder: " + ec.message());
+            if (hidden(it->path())) {
+                if (it->is_directory(ec)) it.disable_recursion_pending();
+                continue;
+            }
+            if (it->is_regular_file(ec)) files.push_back(it->path().string());
+        }
+        if (files.empty()) throw InputError({path, 0, 0, ""}, "the folder holds no files to read");
+        std::sort(files.begin(), files.end());
+        for (const std::string& file : files) read_file(file, shape, out);
+    }
+    return out;
+}
+
+}  // namespace dtcalc

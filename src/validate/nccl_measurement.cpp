@@ -1,0 +1,27 @@
+#include "validate/nccl_measurement.h"
+
+#include "network/cluster_shape.h"
+
+namespace dtcalc {
+
+std::string nccl_group_name(const NcclMeasurement& row) {
+    return std::string(collective_kind_name(row.kind)) + "/" + std::to_string(row.gpus()) + "gpu/" +
+           std::to_string(row.nodes) + "node";
+}
+
+CollectiveResult predict_nccl_measurement(const Preset& preset, const NcclForce& force, const NcclMeasurement& row) {
+    Network network;
+    try {
+        network = shape_cluster(preset.network, row.nodes, row.gpus_per_node);
+    } catch (const InputError& e) {
+        throw InputError(row.where, e.detail());
+    }
+    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(network), force};
+    try {
+        return collective_time(network, preset.system, preset.backend, query);
+    } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
+        throw InputError(row.where, e.what());
+    }
+}
+
+}  // namespace dtcalc

@@ -1,0 +1,38 @@
+#pragma once
+// One measured nccl-tests row, wherever it was read from (a dataset CSV or a
+// raw nccl-tests log): the collective, the cluster shape it ran on, the size
+// as nccl-tests counts it and the out-of-place time. `validate` and
+// `calibrate` predict it the same way.
+#include <cstdint>
+#include <string>
+
+#include "collective/collective_cost.h"
+#include "collective/nccl/nccl_parameters.h"
+#include "config/preset.h"
+#include "core/collective_kind.h"
+#include "core/error.h"
+
+namespace dtcalc {
+
+struct NcclMeasurement {
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    int nodes = 1;
+    int gpus_per_node = 1;
+    std::uint64_t bytes = 0;  ///< nccl-tests' "size" (the whole buffer; all-gather: the output)
+    double time_us = 0;       ///< out-of-place time, > 0
+    InputLocation where;      ///< the row: file and line
+    std::string source;       ///< where the measurement comes from (a CSV's source_url, else file:line)
+
+    int gpus() const { return nodes * gpus_per_node; }
+};
+
+/// "all-reduce/8gpu/1node": the group `validate` and `calibrate` summarise by
+/// (collective x total GPUs x nodes).
+std::string nccl_group_name(const NcclMeasurement& row);
+
+/// dtcalc's prediction of `row` on `preset` reshaped to the row's nodes x GPUs
+/// per node (network/cluster_shape.h), the whole cluster as the communicator.
+/// Throws InputError at the row for a shape the preset cannot take.
+CollectiveResult predict_nccl_measurement(const Preset& preset, const NcclForce& force, const NcclMeasurement& row);
+
+}  // namespace dtcalc

@@ -1,0 +1,23 @@
+#pragma once
+// dtcalc's own nccl-tests dataset CSV (validation/nccl/h100_nccl_tests.csv):
+// a header, then one row per size with at least the columns source_url, gpus,
+// nodes, collective (all_reduce_perf, all_gather_perf, reduce_scatter_perf,
+// alltoall_perf, sendrecv_perf, or dtcalc's names), size_bytes and time_us
+// (out-of-place). Other columns are kept for people and ignored here.
+#include <string>
+#include <vector>
+
+#include "validate/nccl_measurement.h"
+
+namespace dtcalc {
+
+/// True when the file's first line is such a header (it names both
+/// `collective` and `size_bytes`): how a folder tells dataset CSVs from logs.
+bool looks_like_nccl_tests_csv(const std::string& first_line);
+
+/// Throws InputError (file, line, column) for a missing column, an unknown
+/// collective, gpus not a multiple of nodes, a size that is not a whole
+/// number, or a time that is not > 0.
+std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path);
+
+}  // namespace dtcalc

@@ -1,0 +1,403 @@
+#include "validate/nccl_tests_log.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+
+#include "config/config_readers.h"
+#include "core/number_text.h"
+
+namespace dtcalc {
+namespace {
+
+std::vector<std::string_view> split_blanks(std::string_view line) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+        if (i > start) out.push_back(line.substr(start, i - start));
+    }
+    return out;
+}
+
+std::optional<long long> whole_number(std::string_view s) {
+    long long v = 0;
+    if (s.empty()) return std::nullopt;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Bytes per element of nccl-tests' type names (src/common.cu test_typenames,
+// both spellings); 0 for a name it does not know.
+int type_bytes(std::string_view type) {
+    if (type == "int8" || type == "uint8" || type == "char" || type == "f8e4m3" || type == "f8e5m2") return 1;
+    if (type == "half" || type == "bfloat16") return 2;
+    if (type == "int32" || type == "uint32" || type == "float" || type == "int") return 4;
+    if (type == "int64" || type == "uint64" || type == "double") return 8;
+    return 0;
+}
+
+std::string squashed_lower(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// The collective a program name ("all_reduce_perf", "./build/alltoall_perf")
+// measures: nullopt for a name that is not a known nccl-tests program.
+std::optional<CollectiveKind> program_collective(std::string_view program, bool* priced) {
+    const std::size_t slash = program.find_last_of('/');
+    if (slash != std::string_view::npos) program = program.substr(slash + 1);
+    std::string key = squashed_lower(program);
+    if (key.ends_with("perf")) key.resize(key.size() - 4);
+    if (key.ends_with("mpi")) key.resize(key.size() - 3);
+    *priced = true;
+    if (key == "allreduce") return CollectiveKind::AllReduce;
+    if (key == "reducescatter") return CollectiveKind::ReduceScatter;
+    if (key == "allgather") return CollectiveKind::AllGather;
+    if (key == "alltoall") return CollectiveKind::AllToAll;
+    if (key == "sendrecv") return CollectiveKind::SendRecv;
+    *priced = false;
+    return std::nullopt;
+}
+
+// The one collective a file name names (all_reduce, allreduce, all-reduce,
+// ...), or nullopt for none or several.
+std::optional<CollectiveKind> file_name_collective(const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    const std::string name = squashed_lower(slash == std::string::npos ? path : path.substr(slash + 1));
+    std::optional<CollectiveKind> found;
+    int hits = 0;
+    auto look = [&](std::string_view word, CollectiveKind kind, std::string_view unless = {}) {
+        std::size_t at = name.find(word);
+        while (at != std::string::npos) {
+            if (unless.empty() || name.compare(at, unless.size(), unless) != 0) {
+                if (!found || *found != kind) ++hits;
+                found = kind;
+                return;
+            }
+            at = name.find(word, at + 1);
+        }
+    };
+    look("allreduce", CollectiveKind::AllReduce);
+    look("reducescatter", CollectiveKind::ReduceScatter);
+    look("allgather", CollectiveKind::AllGather);
+    look("alltoall", CollectiveKind::AllToAll, "alltoallv");
+    look("sendrecv", CollectiveKind::SendRecv);
+    if (hits != 1) return std::nullopt;
+    return found;
+}
+
+struct TableColumns {
+    std::size_t size = 0;
+    std::optional<std::size_t> count, type, redop, root;
+    std::size_t time = 0;  // the first time/cputime column: out-of-place
+    std::size_t needed = 0;  // fields a row must have
+};
+
+struct LogRow {
+    int line = 0;
+    std::uint64_t bytes = 0;
+    std::optional<long long> count, root;
+    std::string type, redop;
+    double time_us = 0;
+};
+
+struct Run {
+    int header_line = 0;  // the "# nThread" line
+    std::string program;
+    int program_line = 0;
+    std::vector<std::pair<std::string, int>> rank_hosts;  // host, line
+    std::optional<TableColumns> columns;
+    std::vector<LogRow> rows;
+};
+
+std::optional<TableColumns> table_columns(const std::vector<std::string_view>& tokens) {
+    // tokens[0] is "#"; the header names are tokens[1..].
+    TableColumns c;
+    bool size = false, time = false;
+    for (std::size_t i = 1; i < tokens.size(); ++i) {
+        const std::size_t at = i - 1;
+        const std::string_view t = tokens[i];
+        if (t == "size" && !size) { c.size = at; size = true; }
+        else if (t == "count" && !c.count) c.count = at;
+        else if (t == "type" && !c.type) c.type = at;
+        else if (t == "redop" && !c.redop) c.redop = at;
+        else if (t == "root" && !c.root) c.root = at;
+        else if ((t == "time" || t == "cputime") && !time) { c.time = at; time = true; }
+    }
+    if (!size || !time) return std::nullopt;
+    c.needed = std::max({c.size, c.time, c.count.value_or(0), c.type.value_or(0), c.redop.value_or(0),
+                         c.root.value_or(0)}) + 1;
+    return c;
+}
+
+[[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
+    throw InputError({path, line, 0, ""}, what);
+}
+
+LogRow parse_row(const std::vector<std::string_view>& fields, const TableColumns& c, const std::string& path,
+                 int line) {
+    const std::string expected =
+        "expected an nccl-tests result row (size count type redop root time algbw busbw #wrong ...) with " +
+        std::to_string(c.needed) + " fields or more";
+    if (fields.size() < c.needed) fail(path, line, expected + ", got " + std::to_string(fields.size()));
+    LogRow row;
+    row.line = line;
+    const auto bytes = whole_number(fields[c.size]);
+    if (!bytes || *bytes < 0) fail(path, line, "size: expected a whole number of bytes, got '" + std::string(fields[c.size]) + "'");
+    row.bytes = static_cast<std::uint64_t>(*bytes);
+    const auto time = parse_finite_number(fields[c.time]);
+    if (!time) fail(path, line, "time: expected the out-of-place time in us, got '" + std::string(fields[c.time]) + "'");
+    if (!(*time > 0)) fail(path, line, "time: must be > 0 (got " + std::string(fields[c.time]) + ")");
+    row.time_us = *time;
+    if (c.count) {
+        row.count = whole_number(fields[*c.count]);
+        if (!row.count || *row.count < 0)
+            fail(path, line, "count: expected a whole number of elements, got '" + std::string(fields[*c.count]) + "'");
+    }
+    if (c.type) row.type = std::string(fields[*c.type]);
+    if (c.redop) row.redop = std::string(fields[*c.redop]);
+    if (c.root) {
+        row.root = whole_number(fields[*c.root]);
+        if (!row.root) fail(path, line, "root: expected a rank or -1, got '" + std::string(fields[*c.root]) + "'");
+    }
+    return row;
+}
+
+// How nccl-tests prints count for a collective: the whole size (1) or one
+// rank's share (ranks).
+bool per_rank_count(CollectiveKind kind) {
+    return kind == CollectiveKind::AllGather || kind == CollectiveKind::ReduceScatter ||
+           kind == CollectiveKind::AllToAll;
+}
+bool reducing(CollectiveKind kind) { return kind != CollectiveKind::AllGather && kind != CollectiveKind::AllToAll; }
+
+std::string program_of(CollectiveKind kind) {
+    switch (kind) {
+        case CollectiveKind::AllReduce: return "all_reduce_perf";
+        case CollectiveKind::ReduceScatter: return "reduce_scatter_perf";
+        case CollectiveKind::AllGather: return "all_gather_perf";
+        case CollectiveKind::AllToAll: return "alltoall_perf";
+        case CollectiveKind::SendRecv: return "sendrecv_perf";
+    }
+    return "";
+}
+
+struct Shape {
+    int nodes = 1;
+    int gpus_per_node = 1;
+};
+
+Shape run_shape(const Run& run, const std::string& path, const NcclLogShape& given) {
+    if (run.rank_hosts.empty()) {
+        if (given.nodes && given.gpus_per_node) return {*given.nodes, *given.gpus_per_node};
+        fail(path, run.header_line,
+             "the run lists no '#  Rank N Group N Pid N on HOST device N' lines to count nodes and GPUs from; "
+             "give --nodes and --gpus-per-node");
+    }
+    if (run.rank_hosts.size() > (1u << 24))
+        fail(path, run.rank_hosts.back().second, "more than 2^24 ranks: larger than any network dtcalc takes");
+    std::map<std::string, int> per_host;
+    for (const auto& [host, line] : run.rank_hosts) ++per_host[host];
+    const int ranks = static_cast<int>(run.rank_hosts.size());
+    const int nodes = static_cast<int>(per_host.size());
+    for (const auto& [host, count] : per_host)
+        if (count * nodes != ranks)
+            fail(path, run.rank_hosts.front().second,
+                 fmt::format("the rank lines put {} ranks on {} but {} ranks on {} hosts cannot be as many on each; "
+                             "dtcalc models nodes of equal GPU counts",
+                             count, host, ranks, nodes));
+    const Shape shape{nodes, ranks / nodes};
+    if (given.nodes && *given.nodes != shape.nodes)
+        throw InputError({"--nodes", 0, 0, ""},
+                         fmt::format("{} disagrees with {}:{}, whose rank lines name {} host(s)", *given.nodes, path,
+                                     run.rank_hosts.front().second, shape.nodes));
+    if (given.gpus_per_node && *given.gpus_per_node != shape.gpus_per_node)
+        throw InputError({"--gpus-per-node", 0, 0, ""},
+                         fmt::format("{} disagrees with {}:{}, whose rank lines put {} rank(s) on each host",
+                                     *given.gpus_per_node, path, run.rank_hosts.front().second, shape.gpus_per_node));
+    return shape;
+}
+
+CollectiveKind run_collective(const Run& run, const std::string& path, int ranks) {
+    if (!run.program.empty()) {
+        bool priced = false;
+        const auto kind = program_collective(run.program, &priced);
+        if (!kind)
+            fail(path, run.program_line,
+                 "'" + run.program +
+                     "': dtcalc prices all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf and "
+                     "sendrecv_perf only; leave this run out");
+        return *kind;
+    }
+    if (const auto kind = file_name_collective(path)) return *kind;
+    // The table: only a reduce-scatter prints a reducing op with a rank's share as count.
+    const LogRow& first = run.rows.front();
+    const int bytes = type_bytes(first.type);
+    if (first.root && *first.root >= 0)
+        fail(path, first.line, "a rooted collective (root " + std::to_string(*first.root) +
+                                   ": broadcast, reduce, gather or scatter); dtcalc prices none of them");
+    if (first.count && bytes > 0 && !first.redop.empty()) {
+        const bool share = static_cast<std::uint64_t>(*first.count) * bytes * ranks == first.bytes && ranks > 1;
+        if (share && first.redop != "none") return CollectiveKind::ReduceScatter;
+        fail(path, run.header_line,
+             std::string("cannot tell which collective this run measured: it has no '# Collective test starting:' "
+                         "line (nccl-tests before 2.14 prints none), the file name names none, and its table fits ") +
+                 (share ? "all_gather_perf and alltoall_perf alike" : "all_reduce_perf and sendrecv_perf alike") +
+                 "; name the file after the program, e.g. " + (share ? "all_gather_perf.log" : "all_reduce_perf.log"));
+    }
+    fail(path, run.header_line,
+         "cannot tell which collective this run measured: no '# Collective test starting:' line, and the file name "
+         "names none; name the file after the program, e.g. all_reduce_perf.log");
+}
+
+void check_row_fits(const LogRow& row, CollectiveKind kind, int ranks, const std::string& path) {
+    const std::string program = program_of(kind);
+    if (row.root && *row.root >= 0)
+        fail(path, row.line, fmt::format("root {}: {} has no root (nccl-tests prints -1)", *row.root, program));
+    if (!row.redop.empty() && (row.redop == "none") == reducing(kind))
+        fail(path, row.line,
+             fmt::format("redop '{}' does not fit {}, which prints {}", row.redop, program,
+                         reducing(kind) ? "a reduction op" : "'none'"));
+    const int bytes = type_bytes(row.type);
+    if (!row.count || bytes == 0) return;
+    const std::uint64_t expected =
+        static_cast<std::uint64_t>(*row.count) * static_cast<std::uint64_t>(bytes) *
+        static_cast<std::uint64_t>(per_rank_count(kind) ? ranks : 1);
+    if (expected != row.bytes)
+        fail(path, row.line,
+             fmt::format("count {} of {} ({} B each) does not fit size {} for {} on {} ranks (nccl-tests prints "
+                         "size = count x type size{})",
+                         *row.count, row.type, bytes, row.bytes, program, ranks,
+                         per_rank_count(kind) ? " x ranks" : ""));
+}
+
+void finish_run(const Run& run, const std::string& path, const NcclLogShape& given,
+                std::vector<NcclMeasurement>& out) {
+    if (run.rows.empty()) return;  // a run that stopped before its table (e.g. out of memory)
+    const Shape shape = run_shape(run, path, given);
+    const int ranks = shape.nodes * shape.gpus_per_node;
+    const CollectiveKind kind = run_collective(run, path, ranks);
+    for (const LogRow& row : run.rows) {
+        check_row_fits(row, kind, ranks, path);
+        NcclMeasurement m;
+        m.kind = kind;
+        m.nodes = shape.nodes;
+        m.gpus_per_node = shape.gpus_per_node;
+        m.bytes = row.bytes;
+        m.time_us = row.time_us;
+        m.where = {path, row.line, 0, ""};
+        m.source = path + ":" + std::to_string(row.line);
+        out.push_back(std::move(m));
+    }
+}
+
+}  // namespace
+
+bool looks_like_nccl_tests_log(const std::string& text) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const auto tokens = split_blanks(std::string_view(text).substr(start, end - start));
+        if (tokens.size() >= 2 && tokens[0] == "#" && tokens[1] == "nThread") return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const std::string& path,
+                                                  const NcclLogShape& shape) {
+    constexpr int kMaxRanks = 1 << 24;  // the largest network dtcalc takes (core/units.h)
+    if (shape.nodes && (*shape.nodes < 1 || *shape.nodes > kMaxRanks))
+        throw InputError({"--nodes", 0, 0, ""}, fmt::format("expected 1 to {}, got {}", kMaxRanks, *shape.nodes));
+    if (shape.gpus_per_node && (*shape.gpus_per_node < 1 || *shape.gpus_per_node > kMaxRanks))
+        throw InputError({"--gpus-per-node", 0, 0, ""},
+                         fmt::format("expected 1 to {}, got {}", kMaxRanks, *shape.gpus_per_node));
+    if (shape.nodes && shape.gpus_per_node &&
+        static_cast<long long>(*shape.nodes) * *shape.gpus_per_node > kMaxRanks)
+        throw InputError({"--nodes", 0, 0, ""}, fmt::format("nodes x GPUs per node must be at most {}", kMaxRanks));
+    const std::string not_output =
+        "not nccl-tests output: no '# nThread N nGpus N minBytes ...' header line, which nccl-tests prints "
+        "before each result table (nor a dataset CSV with 'collective' and 'size_bytes' columns)";
+    if (!looks_like_nccl_tests_log(text)) fail(path, 1, not_output);
+    std::vector<NcclMeasurement> out;
+    std::optional<Run> run;
+    std::string pending_program;
+    int pending_program_line = 0;
+    bool in_table = false;
+    int line_number = 0;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string_view line = std::string_view(text).substr(start, end - start);
+        start = end + 1;
+        ++line_number;
+        const auto tokens = split_blanks(line);
+        if (tokens.empty()) continue;
+        if (tokens[0] != "#") {
+            // A '#' glued to a word ("#wrong") only appears inside header lines; rows start with a size.
+            if (!tokens[0].starts_with("#") && in_table && all_digits(tokens[0]))
+                run->rows.push_back(parse_row(tokens, *run->columns, path, line_number));
+            continue;  // anything else outside '#' lines: NCCL_DEBUG output, scheduler messages
+        }
+        if (tokens.size() >= 4 && tokens[1] == "Collective" && tokens[2] == "test" && tokens[3] == "starting:") {
+            if (run) finish_run(*run, path, shape, out);
+            run.reset();
+            in_table = false;
+            pending_program = tokens.size() >= 5 ? std::string(tokens[4]) : "";
+            pending_program_line = line_number;
+            continue;
+        }
+        if (tokens.size() >= 2 && tokens[1] == "nThread") {
+            if (run) finish_run(*run, path, shape, out);
+            run.emplace();
+            run->header_line = line_number;
+            run->program = pending_program;
+            run->program_line = pending_program_line;
+            pending_program.clear();
+            in_table = false;
+            continue;
+        }
+        if (tokens.size() >= 9 && tokens[1] == "Rank" && tokens[3] == "Group" && tokens[5] == "Pid" &&
+            tokens[7] == "on") {
+            if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[8]), line_number);
+            continue;
+        }
+        const bool table_header = std::find(tokens.begin(), tokens.end(), "size") != tokens.end() &&
+                                  std::find(tokens.begin(), tokens.end(), "algbw") != tokens.end();
+        if (table_header) {
+            if (!run)
+                fail(path, line_number,
+                     "an nccl-tests result table before any '# nThread N nGpus N ...' header line");
+            run->columns = table_columns(tokens);
+            if (!run->columns)
+                fail(path, line_number, "expected nccl-tests' column header with 'size' and 'time' columns");
+            in_table = true;
+            continue;
+        }
+        if (tokens.size() >= 3 && (tokens[1] == "Out" || tokens[1] == "Avg")) in_table = false;
+    }
+    if (run) finish_run(*run, path, shape, out);
+    if (out.empty()) fail(path, 0, "nccl-tests output without result rows (no run got as far as its table)");
+    return out;
+}
+
+std::vector<NcclMeasurement> read_nccl_tests_log(const std::string& path, const NcclLogShape& shape) {
+    return parse_nccl_tests_log(read_text_file(path), path, shape);
+}
+
+}  // namespace dtcalc

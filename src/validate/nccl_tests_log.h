@@ -1,0 +1,65 @@
+#pragma once
+// Raw nccl-tests output, as all_reduce_perf & co. print it (NVIDIA/nccl-tests
+// src/util.cu: writeDeviceReport, writeResultHeader, writeBenchmarkLine*,
+// writeResultFooter). One file may hold several runs one after another; each
+// run is
+//
+//   # nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902   (2.14 on)
+//   # Collective test starting: all_reduce_perf                          (2.14 on)
+//   # nThread 1 nGpus 1 minBytes 33554432 maxBytes ... step: 2(factor) ...
+//   # Using devices
+//   #  Rank  0 Group  0 Pid 4180122 on cnode3-002 device  0 [0000:1b:00] NVIDIA H100 80GB HBM3
+//   ...
+//   #       size         count      type   redop    root     time   algbw   busbw  #wrong     time ...
+//   #        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us) ...
+//       33554432       4194304    double     sum      -1   182.87  183.49  321.10       0   182.88 ...
+//   # Out of bounds values : 0 OK
+//   # Avg bus bandwidth    : 437.957
+//
+// Read from each run: every table row's size (bytes, nccl-tests' size) and the
+// out-of-place time (the first `time` or `cputime` column; in-place is not
+// used), the collective and the cluster shape.
+//
+// The collective: the program named by "# Collective test starting:", else
+// one named in the file name (all_reduce, allreduce, all-reduce, ...), else the
+// table's columns when they decide it (a reducing collective whose count is a
+// rank's share of the size is a reduce-scatter; the others come in pairs that
+// print alike: all-reduce and sendrecv, all-gather and alltoall). Where the
+// table has count, type and redop it must agree with the collective: nccl-tests
+// prints count x type size = size for all_reduce and sendrecv, and x ranks for
+// all_gather, reduce_scatter and alltoall; redop "none" for all_gather and
+// alltoall only.
+//
+// The shape: nodes = distinct host names of the "#  Rank" lines, GPUs per node
+// = ranks / nodes (every host must have as many). `--nodes` / `--gpus-per-node`
+// give it where the log has no rank lines, and must agree with them where it has.
+//
+// Lines that are none of these (NCCL_DEBUG output, a scheduler's messages) are
+// skipped. A file without a "# nThread" line is not nccl-tests output; a row
+// that does not parse, a table before any "# nThread" line, a collective dtcalc
+// does not price, or a shape that cannot be told are errors naming the file
+// and line.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validate/nccl_measurement.h"
+
+namespace dtcalc {
+
+/// Cluster shape given on the command line (empty: read from the rank lines).
+struct NcclLogShape {
+    std::optional<int> nodes;          ///< --nodes
+    std::optional<int> gpus_per_node;  ///< --gpus-per-node
+};
+
+/// True when `text` has an nccl-tests "# nThread" header line.
+bool looks_like_nccl_tests_log(const std::string& text);
+
+/// The rows of every run in `text`; `path` names the file in rows and errors.
+std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const std::string& path,
+                                                  const NcclLogShape& shape = {});
+
+std::vector<NcclMeasurement> read_nccl_tests_log(const std::string& path, const NcclLogShape& shape = {});
+
+}  // namespace dtcalc

@@ -1,0 +1,173 @@
+// Raw nccl-tests output: the files under tests/data/nccl-tests are the visible
+// table's rows in the format nccl-tests prints (tests/data/README.md); reading
+// them gives back the rows of validation/nccl/h100_nccl_tests.csv. Errors name
+// the file and line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "input_error.h"
+#include "run_dtcalc.h"
+#include "temp_file.h"
+#include "validate/nccl_inputs.h"
+#include "validate/nccl_tests_csv.h"
+#include "validate/nccl_tests_log.h"
+
+using namespace dtcalc;
+
+#define CHECK_INPUT_ERROR(expr, message) \
+    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
+
+namespace {
+
+const std::string kLogs = std::string(DTCALC_TEST_DATA_DIR) + "/nccl-tests";
+const std::string kCsv = std::string(DTCALC_VALIDATION_DIR) + "/nccl/h100_nccl_tests.csv";
+
+using RowKey = std::tuple<int, int, int, std::uint64_t, double>;
+
+std::vector<RowKey> keys(const std::vector<NcclMeasurement>& rows) {
+    std::vector<RowKey> out;
+    for (const NcclMeasurement& m : rows)
+        out.emplace_back(static_cast<int>(m.kind), m.nodes, m.gpus_per_node, m.bytes, m.time_us);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// A run as nccl-tests 2.17 prints it: 2 ranks on one host, all_reduce_perf.
+std::string header(const std::string& program, int ranks_on_a = 2, int ranks_on_b = 0) {
+    std::string s = "# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902\n";
+    if (!program.empty()) s += "# Collective test starting: " + program + "\n";
+    s += "# nThread 1 nGpus 1 minBytes 1024 maxBytes 2048 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+         "validation: 1 graph: 0\n#\n# Using devices\n";
+    int rank = 0;
+    for (int i = 0; i < ranks_on_a; ++i, ++rank)
+        s += "#  Rank  " + std::to_string(rank) + " Group  0 Pid 100" + std::to_string(rank) +
+             " on     hostA device  " + std::to_string(i) + " [0000:1b:00] NVIDIA H100 80GB HBM3\n";
+    for (int i = 0; i < ranks_on_b; ++i, ++rank)
+        s += "#  Rank  " + std::to_string(rank) + " Group  0 Pid 200" + std::to_string(rank) +
+             " on     hostB device  " + std::to_string(i) + " [0000:1b:00] NVIDIA H100 80GB HBM3\n";
+    s += "#\n"
+         "#                                                              out-of-place                       in-place\n"
+         "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n"
+         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)\n";
+    return s;
+}
+
+const std::string kFooter = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 0.1 \n#\n";
+
+}  // namespace
+
+TEST_CASE("nccl-tests logs in nccl-tests' format give back the visible table's rows") {
+    const std::vector<NcclMeasurement> from_logs = read_nccl_inputs({kLogs});
+    const std::vector<NcclMeasurement> from_csv = read_nccl_tests_csv(kCsv);
+    REQUIRE(from_logs.size() == 162);
+    CHECK(keys(from_logs) == keys(from_csv));
+    // The shapes come from the rank lines: 80 ranks on 10 hosts is 10 x 8.
+    const auto ten_nodes = std::count_if(from_logs.begin(), from_logs.end(), [](const NcclMeasurement& m) {
+        return m.nodes == 10 && m.gpus_per_node == 8;
+    });
+    CHECK(ten_nodes == 50);
+    // Each row points at its line: nccl_N1_G8.log's first row is line 18
+    // (2 version/start lines, the nThread line, '#', 'Using devices', 8 rank
+    // lines, '#', and three header lines before it: 17 lines).
+    const auto first = std::find_if(from_logs.begin(), from_logs.end(), [](const NcclMeasurement& m) {
+        return m.where.file.ends_with("nccl_N1_G8.log");
+    });
+    REQUIRE(first != from_logs.end());
+    CHECK(first->where.line == 18);
+    CHECK(first->kind == CollectiveKind::AllReduce);
+    CHECK(first->bytes == 33554432);
+    CHECK(first->time_us == doctest::Approx(182.87));
+}
+
+TEST_CASE("the collective comes from the start line, else the file name, else a table only a reduce-scatter prints") {
+    const std::string row_whole = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    // 1024 B of doubles on 2 ranks: a rank's share is 64 elements.
+    const std::string row_share = "        1024            64    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    const std::string row_none = "        1024            64    double    none      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    CHECK(parse_nccl_tests_log(header("alltoall_perf") + row_none + kFooter, "x.log")[0].kind == CollectiveKind::AllToAll);
+    CHECK(parse_nccl_tests_log(header("") + row_whole + kFooter, "logs/all_reduce_perf.out")[0].kind ==
+          CollectiveKind::AllReduce);
+    CHECK(parse_nccl_tests_log(header("") + row_whole + kFooter, "sendrecv-2x1.txt")[0].kind == CollectiveKind::SendRecv);
+    CHECK(parse_nccl_tests_log(header("") + row_share + kFooter, "run.log")[0].kind == CollectiveKind::ReduceScatter);
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("") + row_whole + kFooter, "run.log"),
+                      "run.log:2: cannot tell which collective this run measured: it has no '# Collective test "
+                      "starting:' line (nccl-tests before 2.14 prints none), the file name names none, and its table "
+                      "fits all_reduce_perf and sendrecv_perf alike; name the file after the program, e.g. "
+                      "all_reduce_perf.log");
+}
+
+TEST_CASE("nodes and GPUs per node come from the rank lines or the flags") {
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    // 4 ranks on hostA and 4 on hostB: 2 nodes x 4.
+    const auto two = parse_nccl_tests_log(header("all_reduce_perf", 4, 4) + row + kFooter, "x.log");
+    CHECK(two[0].nodes == 2);
+    CHECK(two[0].gpus_per_node == 4);
+    // Without rank lines the flags say it.
+    std::string bare = header("all_reduce_perf", 0) + row + kFooter;
+    const auto given = parse_nccl_tests_log(bare, "x.log", {3, 2});
+    CHECK(given[0].nodes == 3);
+    CHECK(given[0].gpus_per_node == 2);
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(bare, "x.log"),
+                      "x.log:3: the run lists no '#  Rank N Group N Pid N on HOST device N' lines to count nodes and "
+                      "GPUs from; give --nodes and --gpus-per-node");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf", 4, 4) + row + kFooter, "x.log", {1, std::nullopt}),
+                      "--nodes: 1 disagrees with x.log:6, whose rank lines name 2 host(s)");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf", 4, 2) + row + kFooter, "x.log"),
+                      "x.log:6: the rank lines put 4 ranks on hostA but 6 ranks on 2 hosts cannot be as many on each; "
+                      "dtcalc models nodes of equal GPU counts");
+}
+
+TEST_CASE("bad nccl-tests output: errors name the file and line") {
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    CHECK_INPUT_ERROR(parse_nccl_tests_log("size,time\n1024,10\n", "t.txt"),
+                      "t.txt:1: not nccl-tests output: no '# nThread N nGpus N minBytes ...' header line, which "
+                      "nccl-tests prints before each result table (nor a dataset CSV with 'collective' and "
+                      "'size_bytes' columns)");
+    // Line 13: a row with its time cut off.
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf") + "        1024           128    double     sum\n", "t.log"),
+                      "t.log:12: expected an nccl-tests result row (size count type redop root time algbw busbw "
+                      "#wrong ...) with 6 fields or more, got 4");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf") + "        1024           128    double     sum      -1    fast\n", "t.log"),
+                      "t.log:12: time: expected the out-of-place time in us, got 'fast'");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("broadcast_perf") + row + kFooter, "t.log"),
+                      "t.log:2: 'broadcast_perf': dtcalc prices all_reduce_perf, all_gather_perf, "
+                      "reduce_scatter_perf, alltoall_perf and sendrecv_perf only; leave this run out");
+    // 128 doubles are the whole 1024 B: an all-gather prints a rank's share.
+    const std::string whole_none = "        1024           128    double    none      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_gather_perf") + whole_none + kFooter, "t.log"),
+                      "t.log:12: count 128 of double (8 B each) does not fit size 1024 for all_gather_perf on 2 ranks "
+                      "(nccl-tests prints size = count x type size x ranks)");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_gather_perf") + row + kFooter, "t.log"),
+                      "t.log:12: redop 'sum' does not fit all_gather_perf, which prints 'none'");
+    const std::string columns = "#       size         count      type   redop    root     time   algbw   busbw  #wrong\n";
+    CHECK_INPUT_ERROR(parse_nccl_tests_log("# a table pasted first\n" + columns + row + header("all_reduce_perf"), "t.log"),
+                      "t.log:2: an nccl-tests result table before any '# nThread N nGpus N ...' header line");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf") + kFooter, "t.log"),
+                      "t.log: nccl-tests output without result rows (no run got as far as its table)");
+    // NCCL_DEBUG lines between rows are skipped.
+    const auto rows = parse_nccl_tests_log(header("all_reduce_perf") + "hostA:1000:1000 [0] NCCL INFO Channel 00/16\n" +
+                                               row + kFooter, "t.log");
+    CHECK(rows.size() == 1);
+    CHECK(rows[0].where.line == 13);
+}
+
+TEST_CASE("validate reads nccl-tests output as it reads the dataset CSV") {
+    using dtcalc::testing::run_dtcalc;
+    const auto logs = run_dtcalc("validate --dataset " + kLogs + " --preset h100-ib-ndr400 --format csv");
+    const auto csv = run_dtcalc("validate --dataset " + kCsv + " --preset h100-ib-ndr400 --format csv");
+    REQUIRE(logs.exit_code == 0);
+    REQUIRE(csv.exit_code == 0);
+    // The same predictions of the same 162 rows (in another order: files by name).
+    CHECK(logs.out.find("all-reduce/8gpu/1node,32 MiB") != std::string::npos);
+    CHECK(std::count(logs.out.begin(), logs.out.end(), '\n') == std::count(csv.out.begin(), csv.out.end(), '\n'));
+    dtcalc::testing::check_errors({
+        {"validate --dataset " + kLogs, "--preset: needed to predict the measurements in " + kLogs +
+                                            " (a preset name or a .toml path)"},
+        {"validate --dataset nccl-h100 --preset h100-ib-ndr400",
+         "--preset: only for --dataset files and folders; the gates file names each dataset's preset"},
+    });
+}
