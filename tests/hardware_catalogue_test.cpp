@@ -369,6 +369,8 @@ TEST_CASE("dtcalc list gpus, nics and frameworks") {
     for (const char* name : {"hdr200", "ndr400", "xdr800", "roce400"}) CHECK(nics.out.find(name) != std::string::npos);
     const auto frameworks = dtcalc::testing::run_dtcalc("list frameworks");
     CHECK(frameworks.exit_code == 0);
+    for (const char* name : {"megatron-core", "nemo", "torchtitan"})
+        CHECK(frameworks.out.find(std::string("  ") + name + " ") != std::string::npos);
     const auto bad = dtcalc::testing::run_dtcalc("list gpu");
     CHECK(bad.exit_code == 2);
     CHECK(bad.out == "dtcalc: error: WHAT: expected models, presets, gpus, nics, frameworks or all, got 'gpu'\n");

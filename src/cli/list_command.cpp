@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "config/framework_recipe.h"
 #include "config/hardware_catalogue.h"
 #include "config/model_loader.h"
 #include "config/named_file.h"
@@ -60,14 +61,16 @@ void list_nics_table(const std::vector<std::string>& preset_dirs) {
     }
 }
 
-void list_frameworks(const std::vector<std::string>& preset_dirs) {
-    const std::vector<std::string> names = toml_names_in(catalogue_dirs(preset_dirs, "frameworks"));
+void list_frameworks_table(const std::vector<std::string>& preset_dirs) {
+    const std::vector<std::string> dirs = framework_dirs(preset_dirs);
+    const std::vector<std::string> names = list_frameworks(dirs);
     if (names.empty()) {
         fmt::print("frameworks: none defined (no presets/frameworks/*.toml)\n");
         return;
     }
-    fmt::print("frameworks (presets/frameworks):\n");
-    for (const std::string& name : names) fmt::print("  {}\n", name);
+    fmt::print("frameworks (presets/frameworks; --framework NAME):\n");
+    for (const std::string& name : names)
+        fmt::print("  {:<16} {}\n", name, load_framework(name, dirs).description);
 }
 
 }  // namespace
@@ -91,7 +94,7 @@ void setup_list_command(CLI::App& app, const std::vector<std::string>& preset_di
         if (all) fmt::print("\n");
         if (all || w == "nics") list_nics_table(preset_dirs);
         if (all) fmt::print("\n");
-        if (all || w == "frameworks") list_frameworks(preset_dirs);
+        if (all || w == "frameworks") list_frameworks_table(preset_dirs);
     });
 }
 
