@@ -12,6 +12,8 @@
 #include "predict/option_schema.h"
 #include "predict/predict.h"
 #include "predict/predict_options.h"
+#include "schedule/evaluate.h"
+#include "schedule/link_sharing.h"
 #include "workload/step_layout.h"
 
 namespace {
@@ -124,17 +126,76 @@ TEST_CASE("partial TP overlap: the rest beside the GEMMs, then the first chunk b
 }
 
 TEST_CASE("predict: with TP overlap exactly one of tp chunks of the TP communication is exposed") {
-    // Llama-2 7B on one HGX H100 (tp 4, dp 2, pp 1): each pass's TP
-    // collectives are pipelined in 4 chunks with GEMMs that take longer, so
-    // exposed TP = communication / 4.
+    // Llama-2 7B on one HGX H100 (tp 8, dp 1, pp 1: no other traffic shares
+    // the NVLinks): each pass's TP collectives are pipelined in 8 chunks with
+    // GEMMs that take longer, so exposed TP = communication / 8.
     PredictOptions o;
     o.model = "llama2-7b";
     o.preset = "hgx-h100";
-    o.tp = 4;
+    o.tp = 8;
     o.sequence_parallel = true;
     o.tp_comm_overlap = true;
     const PredictResult r = predict(resolve_prediction(o, {DTCALC_PRESETS_DIR}, {std::string(DTCALC_SOURCE_DIR) + "/models"}).inputs);
     const TrafficTime& tp = r.comm_by_class[static_cast<std::size_t>(TrafficClass::Tensor)];
     REQUIRE(tp.comm_ns > 0);
-    CHECK(tp.exposed_ns == doctest::Approx(tp.comm_ns / 4).epsilon(1e-9));
+    CHECK(tp.exposed_ns == doctest::Approx(tp.comm_ns / 8).epsilon(1e-9));
+}
+
+TEST_CASE("traffic classes on one dimension share its links: half rate while both are in flight") {
+    // An op of 10 ns starting at 0 while another class holds the links over
+    // [4, 8]: 4 ns alone, then [4, 8] at half rate (2 ns of work), then the
+    // remaining 4 ns alone: ends at 12.
+    CHECK(shared_link_end(0, 10, {4, 8}) == 12);
+    // Held from before it starts until 6: 6 ns at half rate (3 of work), 7 alone: 13.
+    CHECK(shared_link_end(0, 10, {-5, 6}) == 13);
+    // Held for longer than the op takes at half rate: twice its time.
+    CHECK(shared_link_end(1, 10, {0, 100}) == 21);
+    // Idle links (the other class ended before it starts): its own time.
+    CHECK(shared_link_end(5, 10, {0, 5}) == 15);
+    // Held only after it ends: its own time.
+    CHECK(shared_link_end(0, 10, {10, 20}) == 10);
+    // Two other classes: the span from the first one's start to the last one's end.
+    const LaneBusy both = merge_busy({2, 4}, {3, 9});
+    CHECK(both.start == 2);
+    CHECK(both.end == 9);
+    CHECK(merge_busy({}, {3, 9}).start == 3);
+}
+
+TEST_CASE("the evaluator: two traffic classes on one dimension share it, one class queues") {
+    // One Switch of 4 NPUs at exactly 1 byte per ns, 5 ns per hop, ring, 1
+    // chunk: an all-reduce of 400 B is 6 steps of floor(2 x 5 + 100) = 110 ns,
+    // 660 ns. Two all-reduces ready at 0:
+    // - one lane (as ASTRA-sim's one queue per dimension): [0, 660], [660, 1320];
+    // - two lanes (DP and PP traffic): the first [0, 660] at its own rate, the
+    //   second at half rate while the first holds the links: 660 ns give 330
+    //   of its work, the other 330 alone: [0, 990].
+    Network network;
+    network.dimensions.push_back({Topology::Switch, 4, 1e9 / 1073741824.0, 5.0});
+    SystemConfig system;
+    for (auto& list : system.implementation) list.assign(1, {AlgorithmKind::Ring, false});
+    system.preferred_dataset_splits = 1;
+    system.active_chunks_per_dimension = 1;
+    system.endpoint_delay_ns = 0;
+    system.local_mem_bw_gbps = 1e12;
+    EvaluationSystem eval;
+    eval.network = &network;
+    eval.system = &system;
+    eval.backend = NetworkBackend::AstraUnaware;
+    for (const int lanes : {1, 2}) {
+        WorkloadGraph g;
+        g.lanes = lanes;
+        const int group = g.add_group(whole_network_group(network));
+        Op a;
+        a.kind = OpKind::Collective;
+        a.group = group;
+        a.comm_bytes = 400;
+        Op b = a;
+        b.lane = lanes - 1;
+        const int first = g.add(a), second = g.add(b);
+        const Schedule s = evaluate(g, eval);
+        CAPTURE(lanes);
+        CHECK(s.ops[static_cast<std::size_t>(first)].end_ns == 660);
+        CHECK(s.ops[static_cast<std::size_t>(second)].start_ns == (lanes == 1 ? 660 : 0));
+        CHECK(s.ops[static_cast<std::size_t>(second)].end_ns == (lanes == 1 ? 1320 : 990));
+    }
 }

@@ -11,6 +11,7 @@
 #include "collective/collective_cost.h"
 #include "core/error.h"
 #include "schedule/issue_order.h"
+#include "schedule/link_sharing.h"
 #include "schedule/op_pricing.h"
 #include "schedule/role_couplings.h"
 
@@ -112,11 +113,13 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
     out.exposed_ns.assign(static_cast<std::size_t>(n), 0.0);
     out.roles.assign(static_cast<std::size_t>(graph.roles), {});
 
-    // Stream state per role: compute, memory, one per network dimension.
+    // Stream state per role: compute, memory, one per network dimension and lane.
     const int dims = static_cast<int>(sys.network->dimensions.size());
-    const int streams_per_role = 2 + dims;
+    const int lanes = std::max(1, graph.lanes);
+    const int streams_per_role = 2 + dims * lanes;
     struct StreamState {
         double free_at = 0;
+        double started_at = 0;  // of the last op
         int last_op = -1;
     };
     std::vector<StreamState> streams(static_cast<std::size_t>(graph.roles * streams_per_role));
@@ -125,7 +128,7 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
     };
     std::vector<char> done(static_cast<std::size_t>(n), 0);
 
-    // The streams an op occupies: compute 0, memory 1, dimension d at 2 + d.
+    // The streams an op occupies: compute 0, memory 1, dimension d and lane l at 2 + d x lanes + l.
     auto occupied = [&](const Op& op, int* list) -> int {
         switch (op.kind) {
             case OpKind::Compute: list[0] = 0; return 1;
@@ -136,7 +139,7 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
                 int count = 0;
                 const CommGroup& g = graph.groups[static_cast<std::size_t>(op.group)];
                 for (int d = 0; d < dims && d < static_cast<int>(g.members.size()); ++d)
-                    if (g.members[static_cast<std::size_t>(d)] > 1) list[count++] = 2 + d;
+                    if (g.members[static_cast<std::size_t>(d)] > 1) list[count++] = 2 + d * lanes + op.lane;
                 return count;
             }
         }
@@ -179,13 +182,26 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
         }
         for (int m : members) {
             const Op& op = graph.ops[static_cast<std::size_t>(m)];
-            const double end = start + durations.ns[static_cast<std::size_t>(m)];
+            const int count = occupied(op, stream_list.data());
+            double end = start + durations.ns[static_cast<std::size_t>(m)];
+            const bool on_links = op.kind == OpKind::Collective || op.kind == OpKind::Send;
+            if (lanes > 1 && on_links && count > 0) {  // other lanes on the same dimensions share the links
+                LaneBusy busy;
+                for (int k = 0; k < count; ++k) {
+                    const int first_lane = stream_list[static_cast<std::size_t>(k)] - op.lane;
+                    for (int l = 0; l < lanes; ++l) {
+                        const StreamState& other = stream(op.role, first_lane + l);
+                        if (l != op.lane && other.free_at > start) busy = merge_busy(busy, {other.started_at, other.free_at});
+                    }
+                }
+                end = shared_link_end(start, durations.ns[static_cast<std::size_t>(m)], busy);
+            }
             out.ops[static_cast<std::size_t>(m)] = {start, end, bound_by};
             done[static_cast<std::size_t>(m)] = 1;
-            const int count = occupied(op, stream_list.data());
             for (int k = 0; k < count; ++k) {
                 StreamState& s = stream(op.role, stream_list[static_cast<std::size_t>(k)]);
                 s.free_at = end;
+                s.started_at = start;
                 s.last_op = m;
             }
         }

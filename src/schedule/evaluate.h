@@ -7,8 +7,10 @@
 // read back from the op that ends last.
 //
 // Streams per role: one compute stream; one communication resource per
-// network dimension (a collective holds every dimension its group spans, a
-// send the dimension it crosses); one memory stream. Ops on one stream run in
+// network dimension and lane (a collective holds every dimension its group
+// spans, a send the dimension it crosses; WorkloadGraph::lanes, one unless a
+// builder gives each traffic class its own, whose ops then share the
+// dimension's links as schedule/link_sharing.h says); one memory stream. Ops on one stream run in
 // the order of the topological pass, which keeps the graph's own op order
 // wherever the dependencies allow it (issue order, as on a GPU stream).
 //

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "schedule/link_sharing.h"
 #include "workload/step_layout.h"
 
 namespace dtcalc {
@@ -42,7 +43,7 @@ bool costs_usable(const TrainingStepCosts& c) {
 // One stage's timeline as far as later ops read it, and its summaries.
 struct StageState {
     double compute_free = 0;
-    double dim_free[kMaxDimensions] = {};
+    LaneBusy lane[kMaxDimensions][kTrafficClasses] = {};  // each traffic class's last op on each dimension
     StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
@@ -54,7 +55,8 @@ struct StageState {
     // the latest end of all is the latest of the streams' last ends.
     double wall(int dims) const {
         double w = std::max(compute_free, other_end);
-        for (int d = 0; d < dims; ++d) w = std::max(w, dim_free[d]);
+        for (int d = 0; d < dims; ++d)
+            for (const LaneBusy& l : lane[d]) w = std::max(w, l.end);
         return w;
     }
 };
@@ -98,10 +100,17 @@ struct Timer {
                 return end;
             default: {  // on every network dimension its group spans (none: on no stream)
                 const std::uint64_t mask = streams(s.kind);
+                const int own = traffic_class(s.kind);
                 start = ready;
-                for (std::uint64_t m = mask; m; m &= m - 1) start = std::max(start, st.dim_free[std::countr_zero(m)]);
-                end = start + s.duration_ns;
-                for (std::uint64_t m = mask; m; m &= m - 1) st.dim_free[std::countr_zero(m)] = end;
+                for (std::uint64_t m = mask; m; m &= m - 1) start = std::max(start, st.lane[std::countr_zero(m)][own].end);
+                LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
+                for (std::uint64_t m = mask; m; m &= m - 1)
+                    for (int l = 0; l < kTrafficClasses; ++l) {
+                        const LaneBusy& other = st.lane[std::countr_zero(m)][l];
+                        if (l != own && other.end > start) busy = merge_busy(busy, other);
+                    }
+                end = shared_link_end(start, s.duration_ns, busy);
+                for (std::uint64_t m = mask; m; m &= m - 1) st.lane[std::countr_zero(m)][own] = {start, end};
                 if (!mask) st.other_end = std::max(st.other_end, end);
                 st.accounts->communicate(start, end, static_cast<TrafficClass>(traffic_class(s.kind)));
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;

@@ -28,6 +28,13 @@
 // So an overlapped piece of communication c beside compute g costs
 // first piece + max(0, c - first piece - g) on top of g.
 //
+// Each traffic class (TrafficClass: TP, CP, EP, DP, PP) is its own lane: its
+// ops queue one after another on each dimension they cross, and ops of
+// different classes on one dimension run side by side sharing its links
+// (schedule/link_sharing.h), as frameworks run each parallelism's
+// communicator on its own stream: a gradient bucket slows a pipeline send
+// while both are in flight instead of making it wait.
+//
 // after the previous pass's last blocking op and its overlapped ops. The last
 // backward pass of each chunk is cut into gradient buckets: each part's
 // compute and collectives, then its gradient reduction over data parallelism

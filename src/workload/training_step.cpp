@@ -124,6 +124,7 @@ public:
                 o.name = name_of("optimizer step");
                 break;
         }
+        if (o.kind == OpKind::Collective || o.kind == OpKind::Send) o.lane = traffic_class(s.kind);
         const int id = graph_.add(o, after.span());
         step_.op_traffic.push_back(static_cast<signed char>(traffic_class(s.kind)));
         return OpList(id);
@@ -168,6 +169,7 @@ TrainingStep build_training_step(const TrainingStepInputs& in) {
     step.groups = costs.groups;
     const int pp = layout.stages;
     step.graph.roles = pp;
+    step.graph.lanes = kTrafficClasses;  // TP, CP, EP, DP and PP traffic side by side on shared links
     step.graph.role_npus.assign(static_cast<std::size_t>(pp), p.npus() / pp);
     for (int c = 0; c < layout.virtual_chunks; ++c) {
         step.forward_ns_per_microbatch += costs.chunks[static_cast<std::size_t>(c * pp)].forward.compute_ns;

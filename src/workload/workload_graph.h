@@ -53,6 +53,10 @@ struct Op {
     std::uint64_t comm_bytes = 0;
     int group = -1;  ///< index into WorkloadGraph::groups
     int sync = -1;   ///< ops of several roles with the same id are one collective
+    /// Collective / Send: the traffic class's lane, below WorkloadGraph::lanes.
+    /// Ops of one lane queue on each dimension they cross; ops of different
+    /// lanes share its links (schedule/link_sharing.h).
+    int lane = 0;
 
     // Send / receive (comm_bytes, and `group` names the path: a two-member span).
     int peer_role = -1;
@@ -70,6 +74,10 @@ public:
     /// Optional: the role of each NPU rank (index = rank). Empty means ranks
     /// fill the roles in order, role_npus[r] ranks each.
     std::vector<int> rank_role;
+    /// Communication lanes per network dimension (Op::lane): 1, one queue per
+    /// dimension as ASTRA-sim's system layer has; a training step's builder
+    /// gives one per traffic class.
+    int lanes = 1;
     std::vector<Op> ops;
     std::vector<std::uint32_t> deps;
     std::vector<CommGroup> groups;
