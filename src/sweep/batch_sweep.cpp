@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "sweep/sweep_plot.h"
 #include "core/text_formats.h"
 
 namespace dtcalc {
@@ -164,6 +165,16 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
     report.records = std::move(run.records);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;
+}
+
+std::string BatchSweep::plot_svg(const BatchReport& report) const {
+    const std::string title = fmt::format("{}: {} row{}, iteration time against peak memory", source_,
+                                          report.records.size(), report.records.size() == 1 ? "" : "s");
+    auto label = [&](const RankedPoint& p) {
+        const Row& row = rows_[static_cast<std::size_t>(p.point)];
+        return fmt::format("line {}: {}", row.line, describe(row));
+    };
+    return sweep_plot_svg({sweep_case_chart(report.records, spec_.objective, label, title)});
 }
 
 void BatchSweep::write_summary(std::ostream& out, const BatchReport& report, TimeUnit unit) const {
