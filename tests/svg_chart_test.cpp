@@ -12,6 +12,7 @@
 #include "report/predict_plot.h"
 #include "report/svg_chart.h"
 #include "sweep/sweep_plot.h"
+#include "run_dtcalc.h"
 
 namespace {
 
@@ -237,4 +238,17 @@ TEST_CASE("collective plots: against size per GPU count, or against GPU count") 
     CHECK(svg.find(">16 NPUs</text>") != std::string::npos);
     CHECK(svg.find(">1 KiB</text>") != std::string::npos);
     CHECK(svg.find("nan") == std::string::npos);
+}
+
+TEST_CASE("--plot where nothing can be written: exit 2 naming the flag, nothing on stdout") {
+    using dtcalc::testing::check_errors;
+    const std::string bad = "/nonexistent-dir/x.svg";
+    check_errors({
+        {"predict --scenario " DTCALC_VALIDATION_DIR "/scenarios/t3.2-gpt3-175b-pp8-tp8-64xh100.toml --plot " + bad,
+         "--plot: cannot write '" + bad + "'"},
+        {"collective all-reduce --size 1MiB --preset lab-system1 --plot " + bad, "--plot: cannot write '" + bad + "'"},
+        // Checked before the sweep runs: no rows are written.
+        {"sweep --model llama2-70b --preset lab-system1 --gbs 64 --seq 1024 --tp 4,8 --quiet --plot " + bad,
+         "--plot: cannot write '" + bad + "'"},
+    });
 }
