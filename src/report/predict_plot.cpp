@@ -48,8 +48,8 @@ BarChart predict_time_chart(const PredictResult& r) {
         if (share < 1.0)
             chart.notes.push_back(fmt::format(
                 "Groups in flight at the same time each count it: their exposed times add up to {:.3f} {}, the "
-                "exposed total is {:.3f} {}; the bar shares the total in proportion, the legend gives each group's "
-                "share.",
+                "exposed total is {:.3f} {}; the bar and legend share the total in proportion (predict's table gives "
+                "each group's own time).",
                 group_sum / per, unit, r.exposed_comm_ns / per, unit));
     } else {
         row.segments.push_back({"exposed communication", r.exposed_comm_ns / per, chart_color(1)});

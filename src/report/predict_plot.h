@@ -6,9 +6,9 @@
 //   communication by group (tp, cp, ep, dp, pp) and the pipeline bubble,
 //   which add up to the iteration (predict/time_accounts.h). Groups in flight
 //   at the same time each count their exposed time; where they do, the sum
-//   over groups exceeds the exposed total, and the bar shares the exposed
-//   total among the groups in proportion to their own exposed times (the
-//   legend keeps each group's own time, and a note says so).
+//   over groups exceeds the exposed total, and the bar and its legend share
+//   the exposed total among the groups in proportion to their own exposed
+//   times (a note says so; predict's table keeps each group's own time).
 // - Memory: per pipeline stage (the peak stage alone beyond 16 stages)
 //   weights, gradients, optimizer state, activations and buffers, against the
 //   memory limit (the device's capacity unless --memory-limit says otherwise).
