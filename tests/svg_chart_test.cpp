@@ -187,6 +187,7 @@ TEST_CASE("the sweep's chart: fitting and not fitting apart, the Pareto front, t
         points[i].fits = fits[i];
         points[i].iteration_ns = t[i] * 1e6;
         points[i].memory_bytes = m[i] * GiB;
+        points[i].memory_limit_bytes = 80 * GiB;  // point 0 (90 GiB) is over it
     }
     const XyChart chart = sweep_case_chart(
         points, SweepObjective::Time, [](const RankedPoint& p) { return "point " + std::to_string(p.point); }, "t");
@@ -205,6 +206,9 @@ TEST_CASE("the sweep's chart: fitting and not fitting apart, the Pareto front, t
     CHECK(chart.callouts[0].y == 50);
     CHECK(chart.notes[0] == "best by time that fits in memory: point 1 (12.000 ms, 50.00 GiB)");
     CHECK(chart.notes[1] == "1 of 6 points cannot run or are not allowed (not drawn).");
+    REQUIRE(chart.y_lines.size() == 1);
+    CHECK(chart.y_lines[0].y == 80);
+    CHECK(chart.y_lines[0].label == "memory limit 80.00 GiB");
 }
 
 TEST_CASE("collective plots: against size per GPU count, or against GPU count") {

@@ -17,6 +17,8 @@ constexpr double kPad = 8;
 constexpr double kTitleSize = 14, kTitleLine = 18;
 constexpr double kFontSize = 12, kLegendLine = 18;
 constexpr double kNoteSize = 11, kNoteLine = 15;
+// A white outline under a label that sits over data, so that it stays legible.
+constexpr const char* kHalo = " stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"";
 
 std::string number_label(double value) {
     if (value == 0) return "0";
@@ -246,13 +248,13 @@ std::string render_xy_chart(const XyChart& chart, const Box& box) {
     const double top = box.y + kPad + static_cast<double>(title.size()) * kTitleLine + 10;
 
     // Legend and notes under the plot.
-    std::vector<LegendItem> legend;
-    std::vector<const Series*> listed;
+    // Named series, then the reference lines (named here, not over the data they would hide).
+    std::vector<Series> listed;
     for (const Series& s : chart.series)
-        if (!s.name.empty()) {
-            legend.push_back({s.name, 34 + text_width(s.name, kFontSize) + 14});
-            listed.push_back(&s);
-        }
+        if (!s.name.empty()) listed.push_back({s.name, s.color, {}, s.line, s.dashed, s.marker, s.hollow});
+    for (const ReferenceLine& l : chart.y_lines) listed.push_back({l.label, l.color, {}, true, true, Marker::None, false});
+    std::vector<LegendItem> legend;
+    for (const Series& s : listed) legend.push_back({s.name, 34 + text_width(s.name, kFontSize) + 14});
     const int legend_rows = lay_out_legend(legend, inner);
     const std::vector<std::string> notes = wrap_all(chart.notes, kNoteSize, inner);
     const double below = 18 + 20 + legend_rows * kLegendLine + static_cast<double>(notes.size()) * kNoteLine + kPad;
@@ -305,7 +307,6 @@ std::string render_xy_chart(const XyChart& chart, const Box& box) {
         svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
                            "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
                            left, y, right, y, l.color);
-        svg += text_element(right - 4, y - 4, l.label, fmt::format("text-anchor=\"end\" fill=\"{}\"", l.color));
     }
     for (const Series& s : chart.series) {
         if (s.line && s.points.size() == 1 && s.marker == Marker::None) {  // a line of one point: a short dash
@@ -332,13 +333,13 @@ std::string render_xy_chart(const XyChart& chart, const Box& box) {
         const bool on_left = x + 14 + w > right;
         const double ty = std::clamp(y - 12, top + 12, bottom - 4);
         svg += text_element(on_left ? x - 14 : x + 14, ty, c.text,
-                            fmt::format("text-anchor=\"{}\" fill=\"{}\"", on_left ? "end" : "start", c.color));
+                            fmt::format("text-anchor=\"{}\" fill=\"{}\"{}", on_left ? "end" : "start", c.color, kHalo));
     }
 
     // Legend.
     const double legend_top = bottom + 44;
     for (std::size_t i = 0; i < legend.size(); ++i) {
-        const Series& s = *listed[i];
+        const Series& s = listed[i];
         const double x = box.x + kPad + legend[i].x, y = legend_top + legend[i].row * kLegendLine;
         if (s.line)
             svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "

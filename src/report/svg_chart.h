@@ -75,7 +75,7 @@ struct Callout {
     std::string color = "#111111";
 };
 
-/// A horizontal line across the plot (a limit), labelled at its right end.
+/// A horizontal line across the plot (a limit), named in the legend.
 struct ReferenceLine {
     double y = 0;
     std::string label;

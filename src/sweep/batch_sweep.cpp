@@ -154,6 +154,7 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
         record.tokens_per_s_per_gpu = k.outcome.result.tokens_per_s_per_gpu;
         record.mfu = k.outcome.result.mfu;
         record.memory_bytes = k.outcome.result.memory.breakdown.total();
+        record.memory_limit_bytes = k.outcome.result.memory_limit_bytes;
         record.cost_per_mtok = k.outcome.cost_per_mtok;
         if (!settings.feasible_only || record.fits) writer.write(out, k.ids, k.group, k.outcome, k.rows);
         return true;

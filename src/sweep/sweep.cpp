@@ -24,6 +24,7 @@ RankedPoint record_of(std::uint64_t point, int case_index, const PointOutcome& o
     r.tokens_per_s_per_gpu = o.result.tokens_per_s_per_gpu;
     r.mfu = o.result.mfu;
     r.memory_bytes = o.result.memory.breakdown.total();
+    r.memory_limit_bytes = o.result.memory_limit_bytes;
     r.cost_per_mtok = o.cost_per_mtok;
     return r;
 }

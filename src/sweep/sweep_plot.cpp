@@ -32,6 +32,15 @@ XyChart sweep_case_chart(std::span<const RankedPoint> points, SweepObjective obj
         y_max = first ? y : std::max(y_max, y);
         first = false;
     }
+    // The memory limits the points were checked against: a line each (most sweeps have one).
+    std::vector<double> limits;
+    for (const RankedPoint& p : points)
+        if (p.runs && p.memory_limit_bytes > 0 &&
+            std::find(limits.begin(), limits.end(), p.memory_limit_bytes) == limits.end())
+            limits.push_back(p.memory_limit_bytes);
+    std::sort(limits.begin(), limits.end());
+    for (double limit : limits)
+        chart.y_lines.push_back({limit / kGiB, fmt::format("memory limit {:.2f} GiB", limit / kGiB), "#c0392b"});
     for (const RankedPoint& p : r.pareto) front.points.emplace_back(p.iteration_ns / per, p.memory_bytes / kGiB);
     fits.name = fmt::format("fits in memory ({})", fits.points.size());
     over.name = fmt::format("does not fit ({})", over.points.size());

@@ -3,7 +3,8 @@
 // that runs, those that fit in memory apart from those that do not, the
 // Pareto front of time and memory (sweep_ranking.h, the summary's) as a line,
 // and the best point by the objective (the best that fits, when one does)
-// called out. One panel per case. Points that cannot run or are not allowed
+// called out, and the memory limit (each, where points have different ones)
+// as a line. One panel per case. Points that cannot run or are not allowed
 // have neither time nor memory: a note counts them.
 //
 // The sweep keeps what ranking needs of every point (RankedPoint) for its
