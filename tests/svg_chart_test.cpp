@@ -209,6 +209,21 @@ TEST_CASE("the sweep's chart: fitting and not fitting apart, the Pareto front, t
     REQUIRE(chart.y_lines.size() == 1);
     CHECK(chart.y_lines[0].y == 80);
     CHECK(chart.y_lines[0].label == "memory limit 80.00 GiB");
+
+    // On a system that states no memory capacity nothing was checked: such
+    // points are neither "fits" nor "does not fit", and no limit is drawn.
+    // predict calls every point that runs feasible when there is no limit.
+    for (RankedPoint& p : points) {
+        p.memory_limit_bytes = 0;
+        p.fits = p.runs;
+    }
+    const XyChart unknown = sweep_case_chart(points, SweepObjective::Time, [](const RankedPoint&) { return "x"; }, "t");
+    REQUIRE(unknown.series.size() == 4);
+    CHECK(unknown.series[1].name.empty());  // no "fits in memory (0)" in the legend
+    CHECK(unknown.series[2].name.empty());
+    CHECK(unknown.series[3].name == "memory not checked: no capacity known (5)");
+    CHECK(unknown.notes[0] == "best by time (memory not checked): x (10.000 ms, 90.00 GiB)");
+    CHECK(unknown.y_lines.empty());
 }
 
 TEST_CASE("collective plots: against size per GPU count, or against GPU count") {

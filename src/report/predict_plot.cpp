@@ -87,6 +87,8 @@ BarChart predict_memory_chart(const PredictInputs& in, const PredictResult& r) {
         chart.limit = r.memory_limit_bytes / kGiB;
         chart.limit_label = fmt::format("limit {:.2f} GiB", *chart.limit);
         chart.title += fmt::format(" of {:.2f} GiB: {}", *chart.limit, r.feasible ? "fits" : "does NOT fit");
+    } else {
+        chart.title += " (no memory capacity known: not checked; --memory-limit sets one)";
     }
     return chart;
 }
@@ -98,7 +100,8 @@ std::string predict_plot_svg(const PredictInputs& in, const PredictResult& r, co
     if (p.ep > 1) plan += fmt::format(" ep {}", p.ep);
     if (p.vpp > 1) plan += fmt::format(" vpp {}", p.vpp);
     const std::string heading =
-        fmt::format("{} on {} ({} NPUs, backend {}), {}", labels.model, labels.system, r.npus, labels.backend, plan);
+        fmt::format("{} on {} ({} NPUs, backend {}{}), {}", labels.model, labels.system, r.npus, labels.backend,
+                    labels.framework.empty() ? "" : ", framework " + labels.framework, plan);
     std::vector<std::string> lines = wrap_text(heading, 15, kWidth - 16);
     const std::size_t bold = lines.size();
     for (const std::string& problem : r.plan_problems)

@@ -19,13 +19,14 @@ XyChart sweep_case_chart(std::span<const RankedPoint> points, SweepObjective obj
     chart.title = title;
     Series fits{"", chart_color(0), {}, false, false, Marker::Circle, false};
     Series over{"", chart_color(2), {}, false, false, Marker::Cross, false};
+    Series unchecked{"", chart_color(9), {}, false, false, Marker::Circle, true};
     Series front{"", chart_color(1), {}, true, false, Marker::None, false};
     double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
     bool first = true;
     for (const RankedPoint& p : points) {
         if (!p.runs) continue;
         const double x = p.iteration_ns / per, y = p.memory_bytes / kGiB;
-        (p.fits ? fits : over).points.emplace_back(x, y);
+        (!p.fits ? over : p.memory_limit_bytes > 0 ? fits : unchecked).points.emplace_back(x, y);
         x_min = first ? x : std::min(x_min, x);
         x_max = first ? x : std::max(x_max, x);
         y_min = first ? y : std::min(y_min, y);
@@ -45,7 +46,14 @@ XyChart sweep_case_chart(std::span<const RankedPoint> points, SweepObjective obj
     fits.name = fmt::format("fits in memory ({})", fits.points.size());
     over.name = fmt::format("does not fit ({})", over.points.size());
     front.name = fmt::format("Pareto front of time and memory ({})", front.points.size());
+    unchecked.name = fmt::format("memory not checked: no capacity known ({})", unchecked.points.size());
     chart.series = {front, fits, over};
+    if (!unchecked.points.empty()) {
+        // Where no capacity is known, empty "fits" and "does not fit" entries say nothing.
+        for (Series* s : {&chart.series[1], &chart.series[2]})
+            if (s->points.empty()) s->name.clear();
+        chart.series.push_back(unchecked);
+    }
 
     chart.x = {fmt::format("iteration time ({})", unit), wants_log_axis(x_min, x_max), false, TickStyle::Decimal,
                TickFormat::Number};
@@ -56,8 +64,9 @@ XyChart sweep_case_chart(std::span<const RankedPoint> points, SweepObjective obj
         chart.callouts.push_back({best->iteration_ns / per, best->memory_bytes / kGiB,
                                   best->fits ? "best" : "best (does not fit)",
                                   "#111111"});
+        const char* which = !r.best_fitting ? "" : best->memory_limit_bytes > 0 ? " that fits in memory" : " (memory not checked)";
         chart.notes.push_back(fmt::format("best by {}{}: {} ({:.3f} {}, {:.2f} GiB)", sweep_objective_name(objective),
-                                          r.best_fitting ? " that fits in memory" : "", describe(*best),
+                                          which, describe(*best),
                                           best->iteration_ns / per, unit, best->memory_bytes / kGiB));
     }
     if (r.points > r.runs)

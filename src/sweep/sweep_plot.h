@@ -1,6 +1,7 @@
 #pragma once
 // `dtcalc sweep --plot`: iteration time against peak memory for every point
-// that runs, those that fit in memory apart from those that do not, the
+// that runs, those that fit in memory apart from those that do not (and from
+// those on a system that states no memory capacity: not checked), the
 // Pareto front of time and memory (sweep_ranking.h, the summary's) as a line,
 // and the best point by the objective (the best that fits, when one does)
 // called out, and the memory limit (each, where points have different ones)
