@@ -271,3 +271,14 @@ TEST_CASE("--plot where nothing can be written: exit 2 naming the flag, nothing 
          "--plot: cannot write '" + bad + "'"},
     });
 }
+
+TEST_CASE("one value on a linear axis: a range around it") {
+    // 50 alone, not from zero: 45..55 (10 % either side), step 2 (10 / 6 = 1.67 -> 2): [44, 56].
+    auto [lo, hi] = linear_range(50, 50, false, 6);
+    CHECK(lo == doctest::Approx(44));
+    CHECK(hi == doctest::Approx(56));
+    // 0 alone from zero: [0, 1], step 0.2 (1 / 6 = 0.167 -> 0.2).
+    std::tie(lo, hi) = linear_range(0, 0, true, 6);
+    CHECK(lo == 0);
+    CHECK(hi == doctest::Approx(1));
+}

@@ -44,12 +44,13 @@ std::vector<double> linear_ticks(double lo, double hi, int max_ticks) {
 }
 
 std::pair<double, double> linear_range(double min, double max, bool from_zero, int max_ticks) {
-    if (from_zero && min >= 0) min = 0;
-    if (!(max > min)) {
+    const bool nonnegative = min >= 0;
+    if (from_zero && nonnegative) min = 0;
+    if (!(max > min)) {  // one value: 10 % either side of it (1 either side of 0)
         const double half = min == 0 ? 1 : 0.1 * std::abs(min);
         min -= half;
         max += half;
-        if (from_zero && min < 0 && max > 0 && min + half >= 0) min = 0;
+        if (from_zero && nonnegative) min = std::max(min, 0.0);
     }
     const double step = nice_step(max - min, max_ticks);
     const double lo = std::floor(min / step + 1e-9) * step, hi = std::ceil(max / step - 1e-9) * step;

@@ -91,7 +91,9 @@ struct XyChart {
     std::vector<std::string> notes;  ///< lines under the legend
 };
 
-/// The scales an XY chart would use over the plot area `plot` (exposed for tests).
+/// The scale of the chart's x (or y) axis over pixels [pixel_lo, pixel_hi]:
+/// the range of its series, callouts (and, for y, reference lines), as
+/// chart_axis.h widens it.
 AxisScale xy_chart_scale(const XyChart& chart, bool x_axis, double pixel_lo, double pixel_hi);
 
 /// The SVG elements of `chart` drawn inside `box`.
