@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Fit the framework's per-layer gap (`framework-layer-gap-us` in a preset's
-[compute] table) on the published training throughputs, and report its
+"""Fit the framework's time per token (`framework-layer-ns-per-token` in a
+preset's [compute] table) on the published training throughputs, and report its
 leave-one-model-family-out error.
 
-The gap is time per transformer layer and pass (forward, backward) outside the
-kernels dtcalc times: it enters every layer's compute, so a case's step time is
-linear in it, T(g) = T(0) + g x c. The script runs `dtcalc validate` on the
-training dataset twice (g = 0 and g = PROBE), reads each case's T(0) and c from
-the predicted throughput (throughput ~ 1 / T), fits g by least squares in
-log(predicted / measured) on the fitting rows (a grid of 0.1 us), and predicts
-the rows left out. The fitted value is then checked by one more dtcalc run.
+The term is time per token of a rank's micro-batch, per transformer layer and
+pass (forward, backward), beside the kernels dtcalc times: it enters every
+layer's compute, so a case's step time is linear in it, T(g) = T(0) + g x c.
+The script runs `dtcalc validate` on the training dataset twice (g = 0 and
+g = PROBE), reads each case's T(0) and c from the predicted throughput
+(throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on
+the fitting rows (a grid of 0.01 ns), and predicts the rows left out. The fitted
+value is then checked by one more dtcalc run.
 
 Families: GPT-3 (NeMo GPT), Llama-2, Llama-3, Megatron GPT weak scaling.
 
@@ -27,8 +28,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KEY = "framework-layer-gap-us"
-PROBE = 100.0  # us; any value, T is linear in the gap
+KEY = "framework-layer-ns-per-token"
+PROBE = 100.0  # ns per token; any value, T is linear in it
 
 
 def family(case):
@@ -39,11 +40,11 @@ def family(case):
     sys.exit(f"framework_gap_fit.py: case {case!r} belongs to no family; add its prefix to family()")
 
 
-def predict(dtcalc, preset_text, gap_us):
-    """{case: (measured, predicted)} for one metric per case, with the gap set to gap_us."""
+def predict(dtcalc, preset_text, value):
+    """{case: (measured, predicted)} for one metric per case, with the term set to value."""
     if not re.search(rf"^{KEY}\s*=", preset_text, re.M):
         sys.exit(f"framework_gap_fit.py: the preset has no '{KEY} = ...' line to vary")
-    text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {gap_us!r}", preset_text, flags=re.M)
+    text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", preset_text, flags=re.M)
     with tempfile.TemporaryDirectory() as tmp:
         preset = os.path.join(tmp, "preset.toml")
         gates = os.path.join(tmp, "gates.toml")
@@ -72,8 +73,8 @@ def errors(cases, gap):
 
 def fit(cases):
     best = None
-    for step in range(0, 20001):  # 0 to 2000 us by 0.1 us
-        gap = step / 10
+    for step in range(0, 100001):  # 0 to 1000 ns by 0.01 ns
+        gap = step / 100
         loss = sum(math.log(1.0 / (t0 + gap * c) / m) ** 2 for m, t0, c in cases.values())
         if best is None or loss < best[0]:
             best = (loss, gap)
@@ -99,10 +100,10 @@ def main():
         cases[name] = (measured, t0, (1.0 / atp[name][1] - t0) / PROBE)
 
     gap = fit(cases)
-    print(f"all rows: {KEY} = {gap:.1f}  in-sample {summary(errors(cases, gap))}")
+    print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
     check = predict(args.dtcalc, text, gap)
     direct = {n: abs(p / m - 1) for n, (m, p) in check.items()}
-    print(f"  dtcalc at {gap:.1f} us: {summary(direct)}")
+    print(f"  dtcalc at {gap:.2f} ns per token: {summary(direct)}")
 
     families = sorted({family(n) for n in cases})
     left_out = {}
@@ -112,7 +113,7 @@ def main():
         g = fit(train)
         e = errors(test, g)
         left_out.update(e)
-        print(f"leave out {fam:27s}: gap {g:6.1f} us on the others; left-out rows {summary(e)}")
+        print(f"leave out {fam:27s}: {g:6.2f} ns per token on the others; left-out rows {summary(e)}")
     print(f"leave-one-family-out, every row predicted by the fit without its family: {summary(left_out)}")
     for name in sorted(cases):
         print(f"  {name:28s} in-sample {100 * direct[name]:5.2f} %  left-out {100 * left_out[name]:5.2f} %")

@@ -9,8 +9,8 @@
 //               (+ in fp8 the cast of both operands: 3 bytes per element at bw x eff_mem)
 //   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
 //   elementwise B / (bw x eff_mem)
-//   layer gap   a fixed time per transformer layer and pass (forward, backward) that
-//               the framework spends outside kernels (launches, syncs, hooks)
+//   framework   t x tokens per transformer layer and pass (forward, backward): time the
+//               framework spends beside the kernels timed here, per token of the layer
 #include <string>
 
 #include "compute/gemm_efficiency.h"
@@ -31,7 +31,7 @@ struct TrainingDevice {
     double fp8_cast_bytes_per_element = 3;
     GemmShapeModel gemm_shape;      ///< BF16 GEMMs by shape; not given: gemm_efficiency
     GemmShapeModel fp8_gemm_shape;  ///< fp8 GEMMs by shape, of the fp8 peak; not given: gemm_efficiency curves
-    double layer_gap_ns = 0;        ///< framework time per layer and pass, outside kernels
+    double framework_ns_per_token = 0;  ///< framework time per token, layer and pass, beside the timed kernels
     double attention_efficiency = 1;
     double memory_efficiency = 1;
 

@@ -50,8 +50,8 @@ GemmShapeModel gemm_shape_model(const ConfigValue* point, const GemmTiling& tili
     out.tiling = tiling;
     out.plateau = plateau_from_benchmark(tiling, m, n, k, fraction(point->items[3]));
     if (out.plateau > 1)
-        fail_at(point->items[3], fmt::format("this benchmark point implies a plateau of {:.3f} of peak (above 1) for "
-                                             "gemm-tiles and gemm-sms; check the shape, gemm-tiles and gemm-sms",
+        fail_at(point->items[3], fmt::format("this benchmark point implies a plateau of {:.3f} of peak (above 1) with "
+                                             "gemm-tiles and gemm-sms: check its shape and those keys",
                                              out.plateau));
     return out;
 }
@@ -95,7 +95,7 @@ ComputeSpec compute_from(const ConfigValue& table) {
     if (const ConfigValue* v = r.optional("gemm-k-overhead")) tiling.k_overhead = as_non_negative_number(*v);
     c.gemm_shape = gemm_shape_model(r.optional("gemm-benchmark"), tiling, sms);
     c.fp8_gemm_shape = gemm_shape_model(r.optional("gemm-benchmark-fp8"), tiling, sms);
-    if (const auto gap = r.optional_non_negative_number("framework-layer-gap-us")) c.layer_gap_us = *gap;
+    if (const auto t = r.optional_non_negative_number("framework-layer-ns-per-token")) c.framework_ns_per_token = *t;
     if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
     r.finish();
@@ -125,7 +125,7 @@ TrainingDevice Preset::training_device() const {
         d.fp8_gemm_efficiency = compute.fp8_gemm_efficiency;
         d.gemm_shape = compute.gemm_shape;
         d.fp8_gemm_shape = compute.fp8_gemm_shape;
-        d.layer_gap_ns = compute.layer_gap_us * 1e3;
+        d.framework_ns_per_token = compute.framework_ns_per_token;
         d.attention_efficiency = compute.attention_efficiency;
         d.memory_efficiency = compute.memory_efficiency;
     } else {

@@ -23,7 +23,7 @@ namespace dtcalc {
 /// `gemm-benchmark` and `gemm-benchmark-fp8` ([M, N, K, achieved fraction] of a
 /// published benchmark) with `gemm-sms`, `gemm-tiles` ([[rows, columns], ...], default
 /// [[128, 256]]) and `gemm-k-overhead` (elements of K, default 0);
-/// `framework-layer-gap-us` (time per layer and pass outside kernels),
+/// `framework-layer-ns-per-token` (time per token, layer and pass beside the kernels),
 /// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
 /// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
 /// (ASTRA-sim's roofline).
@@ -38,7 +38,7 @@ struct ComputeSpec {
     EfficiencyCurve fp8_gemm_efficiency;
     GemmShapeModel gemm_shape;
     GemmShapeModel fp8_gemm_shape;
-    double layer_gap_us = 0;
+    double framework_ns_per_token = 0;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
 };

@@ -96,8 +96,10 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const double cast = p.precision == Precision::FP8 ? memory_time_ns(d, d.fp8_cast_bytes_per_element * w.gemm_input_elements) : 0.0;
     const double elementwise = memory_time_ns(d, w.elementwise_bytes) + cast;
     LayerTimes t;
-    t.forward = gemm + attention + elementwise + d.layer_gap_ns;
-    t.backward = gemm_backward + 2 * attention + 2 * elementwise + d.layer_gap_ns;
+    // The framework's own time per layer and pass, per token of this rank (fitted, see the preset).
+    const double framework = d.framework_ns_per_token * p.mbs * p.sequence(m) / p.cp;
+    t.forward = gemm + attention + elementwise + framework;
+    t.backward = gemm_backward + 2 * attention + 2 * elementwise + framework;
     t.attention_forward = attention;
     t.flops_forward = w.gemm_flops + w.attention_flops;
     if (p.recompute == Recompute::Full) t.backward += t.forward;
