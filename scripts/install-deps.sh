@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dtcalc needs to build and test.
+# Installs the Debian packages dtcalc needs to build and test (librsvg2-bin:
+# rsvg-convert, which the tests use to render every SVG dtcalc draws).
 # Only packages that are missing are installed; safe to run repeatedly.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ packages=(
   nlohmann-json3-dev libyaml-cpp-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler
   pybind11-dev python3-dev
+  librsvg2-bin
 )
 
 missing=()

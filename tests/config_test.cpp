@@ -173,6 +173,30 @@ TEST_CASE("presets load by name, and every shipped preset is valid") {
     CHECK(error_of([&] { load_preset("no-such-preset", dirs); }).starts_with("preset: no preset named 'no-such-preset' (known: "));
 }
 
+TEST_CASE("shipped GPU presets: GEMM plateaus from each device's own benchmark point") {
+    const std::vector<std::string> dirs{DTCALC_PRESETS_DIR};
+    // H100 BF16 0.803 at 2048 x 2048 x 13312: 128 x 256, 256 x 128 and 128 x 128 tiles
+    // all fill 128 of 132 SMs (or 256 of 264): waves 32 / 33, plateau 0.803 x 33 / 32 = 0.8280938.
+    // FP8 0.709 at 1024 x 9216: 128 x 128 tiles, 576 in 5 waves of 132: 48 / 55 (the
+    // 128 x 256 and 256 x 128 tiles give 288 / 396 = 8 / 11): 0.709 x 55 / 48 = 0.8123958.
+    for (const char* name : {"h100-ib-ndr400", "hgx-h100"}) {
+        CAPTURE(name);
+        const TrainingDevice d = load_preset(name, dirs).training_device();
+        CHECK(d.gemm_shape.tiling.sms == 132);
+        CHECK(d.gemm_shape.plateau == doctest::Approx(0.803 * 33 / 32));
+        CHECK(d.fp8_gemm_shape.plateau == doctest::Approx(0.709 * 55 / 48));
+    }
+    // A100 BF16 0.869 at 1024 x 10240 on 108 SMs: 320 tiles of 128 x 256 in 3 waves (324):
+    // 0.869 x 324 / 320 = 0.8798625.
+    for (const char* name : {"a100-ib-hdr200", "dgx-a100"}) {
+        CAPTURE(name);
+        const TrainingDevice d = load_preset(name, dirs).training_device();
+        CHECK(d.gemm_shape.tiling.sms == 108);
+        CHECK(d.gemm_shape.plateau == doctest::Approx(0.869 * 324 / 320));
+        CHECK_FALSE(d.fp8_gemm_shape.given());
+    }
+}
+
 TEST_CASE("preset TOML errors carry line and column") {
     const std::string path = write_temp_file("bad.toml",
                                              "name = \"x\"\ndescription = \"d\"\nsources = [\"s\"]\nbackend = \"astra-unaware\"\n"

@@ -264,6 +264,19 @@ TEST_CASE("error message: preset [compute] tables and backend") {
              ":28:20: compute.gemm-efficiency[0]: expected a point [FLOPs of one GEMM, fraction of peak]"},
             {"curve out of order", base + "gemm-efficiency = [[2e9, 0.5], [1e9, 0.6]]\n",
              ":28:33: compute.gemm-efficiency[1][0]: points must be in increasing FLOPs"},
+            {"gemm benchmark without SMs", base + "gemm-benchmark = [2048, 2048, 13312, 0.8]\n",
+             ":28:18: compute.gemm-benchmark: a GEMM benchmark needs gemm-sms (the device's streaming "
+             "multiprocessors) in the same table"},
+            {"gemm benchmark of three numbers", base + "gemm-sms = 132\ngemm-benchmark = [1, 2, 3]\n",
+             ":29:18: compute.gemm-benchmark: expected a benchmark point [M, N, K, achieved fraction of peak]"},
+            // 100 x 100 fills 10000 of one wave's 132 x 128 x 256 outputs: 0.5 / (10000 / 4325376) = 216.269.
+            {"gemm benchmark implying a plateau above 1", base + "gemm-sms = 132\ngemm-benchmark = [100, 100, 4096, 0.5]\n",
+             ":29:35: compute.gemm-benchmark[3]: this benchmark point implies a plateau of 216.269 of peak (above 1) "
+             "with gemm-tiles and gemm-sms: check its shape and those keys"},
+            {"fractional SMs", base + "gemm-sms = 13.5\n",
+             ":28:12: compute.gemm-sms: expected a whole number of streaming multiprocessors (1 to 1000000)"},
+            {"tile of one number", base + "gemm-tiles = [[128]]\n",
+             ":28:15: compute.gemm-tiles[0]: expected [rows, columns] of one output tile"},
             {"backend", replaced(base, "\"astra-unaware\"", "\"fast\""),
              ":4:11: backend: expected 'astra-unaware', 'astra-aware' or 'nccl', got 'fast'"},
             {"date", replaced(base, "local-mem-bw = 1000", "local-mem-bw = 1979-05-27"),

@@ -99,6 +99,12 @@ void same_device(const TrainingDevice& a, const TrainingDevice& b) {
     CHECK(a.hbm_capacity_bytes == b.hbm_capacity_bytes);
     CHECK(a.gemm_efficiency.points == b.gemm_efficiency.points);
     CHECK(a.fp8_gemm_efficiency.points == b.fp8_gemm_efficiency.points);
+    CHECK(a.gemm_shape.plateau == b.gemm_shape.plateau);
+    CHECK(a.gemm_shape.tiling.sms == b.gemm_shape.tiling.sms);
+    CHECK(a.gemm_shape.tiling.tiles == b.gemm_shape.tiling.tiles);
+    CHECK(a.gemm_shape.tiling.k_overhead == b.gemm_shape.tiling.k_overhead);
+    CHECK(a.fp8_gemm_shape.plateau == b.fp8_gemm_shape.plateau);
+    CHECK(a.framework_ns_per_token == b.framework_ns_per_token);
     CHECK(a.attention_efficiency == b.attention_efficiency);
     CHECK(a.memory_efficiency == b.memory_efficiency);
 }
@@ -255,12 +261,20 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     CHECK(pcie.network.dimensions[0].bandwidth_gbps == doctest::Approx(32.0 * 16 * 128 / 130 / 8));
     CHECK(pcie.system.nccl->hardware.nvlinks_per_gpu == 0);
     CHECK_FALSE(pcie.system.nccl->hardware.nvswitch);
-    // A100 40GB: no fp8 peak, so no fp8 curve borrowed; the bf16 curve is H100's.
+    // A100 40GB: its own GEMM benchmark and 108 SMs; no fp8 peak, so no fp8 shape borrowed; the
+    // framework term (155.2 ns per token) and attention efficiency (0.35) are H100's.
     const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
     CHECK(a100.device.peak_tflops_fp8 == 0);
-    CHECK(a100.device.fp8_gemm_efficiency.points.empty());
-    CHECK(a100.device.gemm_efficiency.points.size() == 4);
+    CHECK_FALSE(a100.device.fp8_gemm_shape.given());
+    CHECK(a100.device.gemm_shape.given());
+    CHECK(a100.device.gemm_shape.tiling.sms == 108);
+    CHECK(a100.device.framework_ns_per_token == 155.2);
+    CHECK(a100.device.attention_efficiency == 0.35);
+    CHECK(a100.device.efficiency_assumed_from == "h100-sxm");
     CHECK(a100.device.hbm_capacity_bytes == 40.0 * 1073741824.0);
+    // H200 borrows H100's BF16 and fp8 benchmarks with the SMs and tiles they were measured with.
+    CHECK(h200.device.fp8_gemm_shape.given());
+    CHECK(h200.device.gemm_shape.tiling.sms == 132);
     // NCCL's llMaxBws across nodes follows the host CPU: AMD 22.5 / 19.0, Intel 39.0 / 20.4.
     CHECK(cluster("a100-80gb-sxm", 2).system.nccl->ll_max_bus_bandwidth == NcclPerNodeBucket{87.7, 22.5, 19.0});
     CHECK(h200.system.nccl->ll_max_bus_bandwidth == NcclPerNodeBucket{141.0, 39.0, 20.4});

@@ -265,3 +265,33 @@ TEST_CASE("plans that cannot work say which rule broke") {
     ok.gbs = 64;
     CHECK(plan_problems(m, ok, 64).empty());
 }
+
+TEST_CASE("GEMMs by shape: the backward pass is the input- and weight-gradient GEMMs, not twice the forward") {
+    // Plateau 1, one 1 x 1 tile on one SM (no wave loss), K fill k / (k + 512),
+    // peak 100 TFLOP/s = 1e5 FLOP/ns: a GEMM (m x k)(k x n) takes 2 m n (k + 512) / 1e5 ns.
+    // Forward (m, n, k), input gradient (m, k, n), weight gradient (k, n, m), so
+    // backward - 2 x forward = 1024 (m k + k n - 2 m n) / 1e5 per GEMM. Attention and
+    // elementwise backward are exactly twice their forward; memory is free.
+    // Layer (512 tokens, h 1024, f 4096): QKV (512, 3072, 1024) 524288, output
+    // (512, 1024, 1024) 524288, up (512, 4096, 1024) 524288, down (512, 1024, 4096)
+    // 5242880: 6815744 x 1024 / 1e5 = 69793.21856 ns, x 8 layers = 558345.748 ns;
+    // logits (512, 1, 1024): 524288 x 1024 / 1e5 = 5368.70912 ns. Total 563714.457 ns.
+    PredictInputs in = free_network_inputs(1, 1, 1);
+    GemmTiling t;
+    t.tiles = {{1, 1}};
+    t.sms = 1;
+    t.k_overhead = 512;
+    in.device.gemm_shape = {t, 1.0};
+    const PredictResult r = predict(in);
+    REQUIRE(r.plan_problems.empty());
+    CHECK(r.step.backward_ns_per_microbatch - 2 * r.step.forward_ns_per_microbatch ==
+          doctest::Approx(563714.457).epsilon(1e-6));
+
+    SUBCASE("the framework term: t x tokens per layer and pass") {
+        // 100 ns per token x 512 tokens x 8 layers = 409600 ns more in each pass.
+        in.device.framework_ns_per_token = 100;
+        const PredictResult with = predict(in);
+        CHECK(with.step.forward_ns_per_microbatch - r.step.forward_ns_per_microbatch == doctest::Approx(409600));
+        CHECK(with.step.backward_ns_per_microbatch - r.step.backward_ns_per_microbatch == doctest::Approx(409600));
+    }
+}

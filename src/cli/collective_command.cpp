@@ -11,7 +11,9 @@
 #include "core/count_range.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
+#include "report/collective_plot.h"
 #include "report/collective_report.h"
+#include "report/svg_chart.h"
 #include "report/link_table.h"
 
 namespace dtcalc::cli {
@@ -34,6 +36,7 @@ struct CollectiveOptions {
     SystemOptions system;
     std::string units = "us";
     std::string format = "table";
+    std::string plot;
     bool phases = false;
     bool links = false;
 };
@@ -195,6 +198,8 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         query.group = cases.back().group;
         links = collective_links(cases.back().network, cases.back().system, sys.backend, query, rows.back().result, 5);
     }
+    if (!options.plot.empty())
+        write_svg_file(options.plot, collective_plot_svg(collective_plot_from_rows(rows, sys.label)), "--plot");
     switch (format) {
         case OutputFormat::Table:
             write_collective_table(std::cout, {sys.label}, rows, unit, options.phases || rows.size() == 1);
@@ -233,6 +238,7 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
     add_system_options(*command, options->system, /*shape=*/false);
     command->add_option("--units", options->units, "us | ns | ms | s | cycles (default us)");
     command->add_option("--format", options->format, "table | csv | json (default table)");
+    command->add_option("--plot", options->plot, "Write an SVG: time and bus bandwidth against size (log axes)");
     command->add_flag("--phases", options->phases, "Show the per-phase breakdown for every size");
     command->add_flag("--links", options->links,
                       "Show each phase's most loaded links on a Mesh2D/Torus (where congestion comes from)");

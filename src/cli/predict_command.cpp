@@ -11,7 +11,9 @@
 #include "core/error.h"
 #include "report/chrome_trace.h"
 #include "report/iteration_report.h"
+#include "report/predict_plot.h"
 #include "report/predict_report.h"
+#include "report/svg_chart.h"
 #include "sweep/step_replay.h"
 
 namespace dtcalc::cli {
@@ -20,7 +22,7 @@ namespace {
 struct PredictCommand {
     OptionFlags flags;
     std::string scenario;
-    std::string units = "us", format = "table", layers_csv, trace_json;
+    std::string units = "us", format = "table", layers_csv, trace_json, plot_svg;
 };
 
 void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs, const std::vector<std::string>& model_dirs) {
@@ -65,6 +67,7 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
             write_layers_csv(out, predict_iteration_report(result), unit);
         }
     }
+    if (!c.plot_svg.empty()) write_svg_file(c.plot_svg, predict_plot_svg(resolved.inputs, result, labels), "--plot");
     switch (format) {
         case OutputFormat::Table: write_predict_table(std::cout, resolved.inputs, result, labels, unit); break;
         case OutputFormat::Json: write_predict_json(std::cout, resolved.inputs, result, labels); break;
@@ -87,6 +90,7 @@ void setup_predict_command(CLI::App& app, const std::vector<std::string>& preset
     cmd->add_option("--format", c->format, "table | csv | json (default table)");
     cmd->add_option("--layers", c->layers_csv, "Write per-stage rows to this CSV");
     cmd->add_option("--trace", c->trace_json, "Write a Chrome trace-event JSON timeline (Perfetto)");
+    cmd->add_option("--plot", c->plot_svg, "Write an SVG: the iteration as a stacked bar, memory against the limit");
     cmd->callback([c, &preset_dirs, &model_dirs] { run_predict(*c, preset_dirs, model_dirs); });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "cli/option_flags.h"
 #include "config/config_readers.h"
 #include "core/error.h"
+#include "report/svg_chart.h"
 #include "sweep/batch_sweep.h"
 #include "sweep/sweep.h"
 
@@ -23,7 +25,7 @@ namespace dtcalc::cli {
 namespace {
 
 struct SweepCommand {
-    std::string spec_file, input_file, output_file;
+    std::string spec_file, input_file, output_file, plot;
     std::map<std::string, std::vector<std::string>> parameters;  ///< flag values by parameter name
     std::optional<long long> npus;
     std::vector<std::string> rules;
@@ -162,6 +164,8 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     if (!c.input_file.empty() && settings.shard_count > 1)
         throw InputError({"--shard", 0, 0, ""}, "shards split a sweep's points; split the rows of --input instead");
     SweepSpec spec = read_spec(c);
+    if (!c.plot.empty() && !std::ofstream(c.plot))  // before the sweep runs, not after
+        throw InputError({"--plot", 0, 0, ""}, "cannot write '" + c.plot + "'");
 
     ProgressBar bar(!c.quiet && !c.no_progress);
     auto progress = [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
@@ -184,6 +188,7 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
         const BatchReport report = batch.run(settings, [&](std::string_view s) { out.write(s); }, progress);
         out.finish();
         bar.clear();
+        if (!c.plot.empty()) write_svg_file(c.plot, batch.plot_svg(report), "--plot");
         if (!c.quiet) batch.write_summary(std::cerr, report, unit);
         if (!report.bad_rows.empty())
             throw InputError({c.input_file, 0, 0, ""}, std::to_string(report.bad_rows.size()) + " row" +
@@ -200,6 +205,7 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     const SweepReport report = sweep.run(settings, [&](std::string_view s) { out.write(s); }, progress);
     out.finish();
     bar.clear();
+    if (!c.plot.empty()) write_svg_file(c.plot, sweep.plot_svg(report), "--plot");
     if (!c.quiet) sweep.write_summary(std::cerr, report, unit);
 }
 
@@ -237,6 +243,7 @@ void setup_sweep_command(CLI::App& app, const std::vector<std::string>& preset_d
         ->group("Constraints and ranking");
     cmd->add_option("--output,-o", c->output_file, "Write the rows to this file (default stdout)");
     cmd->add_option("--format", c->format, "csv | jsonl (default csv)");
+    cmd->add_option("--plot", c->plot, "Write an SVG: iteration time against peak memory, the Pareto front and the best point");
     cmd->add_flag("--feasible-only", c->feasible_only, "Leave out the rows of points that cannot run or do not fit in memory");
     cmd->add_flag("--comm-by-group", c->comm_by_group,
                   "Also write communication and exposed time by group (tp, cp, ep, dp, pp): about half again the time per point");

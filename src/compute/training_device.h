@@ -3,12 +3,17 @@
 // bandwidth and capacity, and achieved fractions of peak measured on real
 // kernels (a curve per device, from its preset, never a factor per workload).
 //
-//   GEMM        max(F / (peak_p x eff_gemm(F)), B / (bw x eff_mem))   F = FLOPs of one GEMM
+//   GEMM        max(F / (peak_p x eff), B / (bw x eff_mem))
+//               eff = eff_shape(m, n, k) (compute/gemm_efficiency.h) where the device
+//               states a GEMM benchmark for precision p, else eff_gemm(F), F = FLOPs of one GEMM
 //               (+ in fp8 the cast of both operands: 3 bytes per element at bw x eff_mem)
 //   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
 //   elementwise B / (bw x eff_mem)
+//   framework   t x tokens per transformer layer and pass (forward, backward): time the
+//               framework spends beside the kernels timed here, per token of the layer
 #include <string>
 
+#include "compute/gemm_efficiency.h"
 #include "compute/roofline.h"
 #include "plan/parallel_plan.h"
 
@@ -24,6 +29,9 @@ struct TrainingDevice {
     EfficiencyCurve fp8_gemm_efficiency;  ///< fp8 GEMMs, of the fp8 peak; empty: gemm_efficiency
     /// fp8 GEMMs first cast their bf16 operands: read 2 bytes, write 1 per element.
     double fp8_cast_bytes_per_element = 3;
+    GemmShapeModel gemm_shape;      ///< BF16 GEMMs by shape; not given: gemm_efficiency
+    GemmShapeModel fp8_gemm_shape;  ///< fp8 GEMMs by shape, of the fp8 peak; not given: gemm_efficiency curves
+    double framework_ns_per_token = 0;  ///< framework time per token, layer and pass, beside the timed kernels
     double attention_efficiency = 1;
     double memory_efficiency = 1;
     /// Non-empty: the efficiencies above are this other device's, not measured
@@ -34,6 +42,11 @@ struct TrainingDevice {
 };
 
 double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double bytes);
+/// A GEMM of known shape (m x k) times (k x n), `batch` of them in one launch;
+/// `bytes` for all of them. Devices without a shape model for p use the FLOPs curve.
+double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, double k, double bytes, double batch = 1);
+/// Whether GEMMs in p are timed by shape.
+bool times_gemm_shapes(const TrainingDevice& d, Precision p);
 double attention_time_ns(const TrainingDevice& d, double flops, double bytes);
 double memory_time_ns(const TrainingDevice& d, double bytes);
 

@@ -286,15 +286,17 @@ ConfigValue ll_max_bus_bandwidth(const ConfigValue& one_node, bool amd, const In
     return list_value(std::move(items), one_node.where);
 }
 
-const char* const kEfficiencyKeys[] = {"gemm-efficiency", "gemm-efficiency-fp8", "attention-efficiency",
-                                       "memory-efficiency"};
+// What a device without its own measurements borrows from another: kernel
+// efficiencies and the framework term, and the GEMM model's SMs and tiles with
+// its benchmark (the benchmark point means what it does on the device it was
+// measured on); peaks, HBM and links it states itself.
+const char* const kEfficiencyKeys[] = {"gemm-efficiency", "gemm-efficiency-fp8", "gemm-benchmark", "gemm-benchmark-fp8",
+                                       "gemm-sms", "gemm-tiles", "gemm-k-overhead", "framework-layer-ns-per-token",
+                                       "attention-efficiency", "memory-efficiency"};
 
 ConfigValue composed_compute(const Device& d, const std::vector<std::string>& preset_dirs) {
     ConfigValue compute = *d.compute;
     if (d.efficiency_from.empty()) return compute;
-    for (const char* key : kEfficiencyKeys)
-        if (compute.find(key))
-            fail_at(*compute.find(key), "give either the efficiencies or efficiency-assumed-from, not both");
     const Device source = read_device(d.efficiency_from, preset_dirs);
     if (!source.efficiency_from.empty())
         fail_at(*d.efficiency_from_value, "'" + d.efficiency_from + "' itself borrows its efficiencies; name a device "
@@ -303,8 +305,11 @@ ConfigValue composed_compute(const Device& d, const std::vector<std::string>& pr
     ConfigValue out = table_value(compute.where);
     for (const auto& [key, value] : compute.fields)
         if (key != "efficiency-assumed-from") put(out, key, value);
+    // The source's figures for what this device does not state itself.
     for (const char* key : kEfficiencyKeys) {
-        if (std::string_view(key) == "gemm-efficiency-fp8" && !fp8) continue;  // no fp8 GEMMs to time
+        const std::string_view k = key;
+        if (!fp8 && k.ends_with("-fp8")) continue;  // no fp8 GEMMs to time
+        if (compute.find(key)) continue;
         if (const ConfigValue* v = source.compute->find(key)) put(out, key, *v);
     }
     put(out, "efficiency-assumed-from", text_value(source.name, d.efficiency_from_value->where));

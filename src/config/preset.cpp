@@ -39,6 +39,25 @@ EfficiencyCurve efficiency_curve(const ConfigValue* curve) {
     return out;
 }
 
+// [M, N, K, achieved fraction] of a benchmark, turned into the plateau of `tiling`.
+GemmShapeModel gemm_shape_model(const ConfigValue* point, const GemmTiling& tiling, const ConfigValue* sms) {
+    GemmShapeModel out;
+    if (!point) return out;
+    if (point->type != ConfigValue::Type::List || point->items.size() != 4)
+        fail_at(*point, "expected a benchmark point [M, N, K, achieved fraction of peak]");
+    if (!sms) fail_at(*point, "a GEMM benchmark needs gemm-sms (the device's streaming multiprocessors) in the same table");
+    const double m = as_positive_number(point->items[0]);
+    const double n = as_positive_number(point->items[1]);
+    const double k = as_positive_number(point->items[2]);
+    out.tiling = tiling;
+    out.plateau = plateau_from_benchmark(tiling, m, n, k, fraction(point->items[3]));
+    if (out.plateau > 1)
+        fail_at(point->items[3], fmt::format("this benchmark point implies a plateau of {:.3f} of peak (above 1) with "
+                                             "gemm-tiles and gemm-sms: check its shape and those keys",
+                                             out.plateau));
+    return out;
+}
+
 // A device rate within [lo, hi] (physically possible, with a wide margin).
 double rate(const ConfigValue& v, double lo, double hi, std::string_view unit) {
     const double x = as_positive_number(v);
@@ -58,6 +77,27 @@ ComputeSpec compute_from(const ConfigValue& table) {
     c.hbm_capacity_gib = r.positive_number("hbm-capacity-gib");
     c.gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency"));
     c.fp8_gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency-fp8"));
+    GemmTiling tiling;
+    const ConfigValue* sms = r.optional("gemm-sms");
+    if (sms) {
+        tiling.sms = as_positive_number(*sms);
+        if (tiling.sms != static_cast<double>(static_cast<long long>(tiling.sms)) || tiling.sms > 1e6)
+            fail_at(*sms, "expected a whole number of streaming multiprocessors (1 to 1000000)");
+    }
+    if (const ConfigValue* tiles = r.optional("gemm-tiles")) {
+        if (tiles->type != ConfigValue::Type::List || tiles->items.empty())
+            fail_at(*tiles, "expected a list of output tiles [[rows, columns], ...]");
+        tiling.tiles.clear();
+        for (const ConfigValue& tile : tiles->items) {
+            if (tile.type != ConfigValue::Type::List || tile.items.size() != 2)
+                fail_at(tile, "expected [rows, columns] of one output tile");
+            tiling.tiles.emplace_back(as_positive_number(tile.items[0]), as_positive_number(tile.items[1]));
+        }
+    }
+    if (const ConfigValue* v = r.optional("gemm-k-overhead")) tiling.k_overhead = as_non_negative_number(*v);
+    c.gemm_shape = gemm_shape_model(r.optional("gemm-benchmark"), tiling, sms);
+    c.fp8_gemm_shape = gemm_shape_model(r.optional("gemm-benchmark-fp8"), tiling, sms);
+    if (const auto t = r.optional_non_negative_number("framework-layer-ns-per-token")) c.framework_ns_per_token = *t;
     if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("efficiency-assumed-from")) c.efficiency_assumed_from = as_string(*v);
@@ -86,6 +126,9 @@ TrainingDevice Preset::training_device() const {
         d.hbm_capacity_bytes = compute.hbm_capacity_gib * 1073741824.0;
         d.gemm_efficiency = compute.gemm_efficiency;
         d.fp8_gemm_efficiency = compute.fp8_gemm_efficiency;
+        d.gemm_shape = compute.gemm_shape;
+        d.fp8_gemm_shape = compute.fp8_gemm_shape;
+        d.framework_ns_per_token = compute.framework_ns_per_token;
         d.attention_efficiency = compute.attention_efficiency;
         d.memory_efficiency = compute.memory_efficiency;
         d.efficiency_assumed_from = compute.efficiency_assumed_from;

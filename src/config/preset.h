@@ -20,7 +20,11 @@ namespace dtcalc {
 /// `peak-tflops-bf16`, `peak-tflops-fp8`, `peak-tflops-fp32` (dense TFLOP/s),
 /// `hbm-bandwidth-gbps`, `hbm-capacity-gib`, and the achieved fractions of
 /// peak `gemm-efficiency` and `gemm-efficiency-fp8` (lists of [FLOPs of one
-/// GEMM, fraction] points),
+/// GEMM, fraction] points) or, by shape (compute/gemm_efficiency.h),
+/// `gemm-benchmark` and `gemm-benchmark-fp8` ([M, N, K, achieved fraction] of a
+/// published benchmark) with `gemm-sms`, `gemm-tiles` ([[rows, columns], ...], default
+/// [[128, 256]]) and `gemm-k-overhead` (elements of K, default 0);
+/// `framework-layer-ns-per-token` (time per token, layer and pass beside the kernels),
 /// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
 /// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
 /// (ASTRA-sim's roofline).
@@ -33,6 +37,9 @@ struct ComputeSpec {
     double hbm_capacity_gib = 0;
     EfficiencyCurve gemm_efficiency;
     EfficiencyCurve fp8_gemm_efficiency;
+    GemmShapeModel gemm_shape;
+    GemmShapeModel fp8_gemm_shape;
+    double framework_ns_per_token = 0;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
     /// `efficiency-assumed-from`: the efficiencies are this device's, not

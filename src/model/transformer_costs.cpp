@@ -14,6 +14,7 @@ LayerForwardWork layer_forward_work(const ModelSpec& m, double b, double s, cons
         w.gemm_bytes += g.bytes(e);
         w.gemm_input_elements += g.m * g.k + g.k * g.n;
         ++w.gemms;
+        w.shapes.push_back(g);
     };
     add({tokens, (h + 2 * kv) / tp, h});  // QKV
     add({tokens, h, h / tp});             // output projection

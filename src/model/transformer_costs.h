@@ -15,6 +15,7 @@
 //   72 B s l h^2 (1 + s/6h + V/12lh)   without recompute
 //   96 B s l h^2 (1 + s/6h + V/16lh)   with full recompute.
 #include <cstdint>
+#include <vector>
 
 #include "model/model_spec.h"
 
@@ -36,6 +37,7 @@ struct LayerForwardWork {
     double attention_bytes = 0;  ///< Q, K, V and output read/written once (fused attention)
     double elementwise_bytes = 0;  ///< norms, activation, residuals, dropout: memory-bound
     int gemms = 0;               ///< matrix multiplies, for a per-GEMM efficiency
+    std::vector<GemmShape> shapes;  ///< each forward GEMM (QKV, output, MLP up, MLP down, router), for a per-shape efficiency
 };
 
 struct LayerSplit {

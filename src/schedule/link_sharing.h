@@ -24,7 +24,7 @@ struct LaneBusy {
 /// crosses being held by other classes over [busy.start, busy.end] (an empty
 /// interval when they are idle): full rate before busy.start, half rate while
 /// they are held, full rate after.
-inline double shared_link_end(double start_ns, double duration_ns, LaneBusy busy) {
+[[gnu::always_inline]] inline double shared_link_end(double start_ns, double duration_ns, LaneBusy busy) {
     double t = start_ns, left = duration_ns;
     if (left <= 0 || busy.end <= t) return t + left;
     if (busy.start > t) {

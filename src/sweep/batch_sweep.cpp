@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "sweep/sweep_plot.h"
 #include "core/text_formats.h"
 
 namespace dtcalc {
@@ -153,6 +154,7 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
         record.tokens_per_s_per_gpu = k.outcome.result.tokens_per_s_per_gpu;
         record.mfu = k.outcome.result.mfu;
         record.memory_bytes = k.outcome.result.memory.breakdown.total();
+        record.memory_limit_bytes = k.outcome.result.memory_limit_bytes;
         record.cost_per_mtok = k.outcome.cost_per_mtok;
         if (!settings.feasible_only || record.fits) writer.write(out, k.ids, k.group, k.outcome, k.rows);
         return true;
@@ -164,6 +166,16 @@ BatchReport BatchSweep::run(const SweepSettings& settings, const std::function<v
     report.records = std::move(run.records);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;
+}
+
+std::string BatchSweep::plot_svg(const BatchReport& report) const {
+    const std::string title = fmt::format("{}: {} row{}, iteration time against peak memory", source_,
+                                          report.records.size(), report.records.size() == 1 ? "" : "s");
+    auto label = [&](const RankedPoint& p) {
+        const Row& row = rows_[static_cast<std::size_t>(p.point)];
+        return fmt::format("line {}: {}", row.line, describe(row));
+    };
+    return sweep_plot_svg({sweep_case_chart(report.records, spec_.objective, label, title)});
 }
 
 void BatchSweep::write_summary(std::ostream& out, const BatchReport& report, TimeUnit unit) const {

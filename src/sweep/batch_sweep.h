@@ -44,6 +44,8 @@ public:
     BatchReport run(const SweepSettings& settings, const std::function<void(std::string_view)>& write,
                     const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = {}) const;
     void write_summary(std::ostream& out, const BatchReport& report, TimeUnit unit) const;
+    /// The SVG of iteration time against peak memory of the rows (sweep_plot.h).
+    std::string plot_svg(const BatchReport& report) const;
 
 private:
     struct Row {

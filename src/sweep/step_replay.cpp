@@ -44,6 +44,7 @@ bool costs_usable(const TrainingStepCosts& c) {
 struct StageState {
     double compute_free = 0;
     LaneBusy lane[kMaxDimensions][kTrafficClasses] = {};  // each traffic class's last op on each dimension
+    unsigned lanes_used[kMaxDimensions] = {};              // bit l: class l has had an op on the dimension
     StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
@@ -104,13 +105,19 @@ struct Timer {
                 start = ready;
                 for (std::uint64_t m = mask; m; m &= m - 1) start = std::max(start, st.lane[std::countr_zero(m)][own].end);
                 LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
-                for (std::uint64_t m = mask; m; m &= m - 1)
-                    for (int l = 0; l < kTrafficClasses; ++l) {
-                        const LaneBusy& other = st.lane[std::countr_zero(m)][l];
-                        if (l != own && other.end > start) busy = merge_busy(busy, other);
+                for (std::uint64_t m = mask; m; m &= m - 1) {
+                    const int d = std::countr_zero(m);
+                    for (unsigned u = st.lanes_used[d] & ~(1u << own); u; u &= u - 1) {
+                        const LaneBusy& other = st.lane[d][std::countr_zero(u)];
+                        if (other.end > start) busy = merge_busy(busy, other);
                     }
+                }
                 end = shared_link_end(start, s.duration_ns, busy);
-                for (std::uint64_t m = mask; m; m &= m - 1) st.lane[std::countr_zero(m)][own] = {start, end};
+                for (std::uint64_t m = mask; m; m &= m - 1) {
+                    const int d = std::countr_zero(m);
+                    st.lane[d][own] = {start, end};
+                    st.lanes_used[d] |= 1u << own;
+                }
                 if (!mask) st.other_end = std::max(st.other_end, end);
                 st.accounts->communicate(start, end, static_cast<TrafficClass>(traffic_class(s.kind)));
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;

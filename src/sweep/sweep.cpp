@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "sweep/sweep_plot.h"
 
 namespace dtcalc {
 namespace {
@@ -23,6 +24,7 @@ RankedPoint record_of(std::uint64_t point, int case_index, const PointOutcome& o
     r.tokens_per_s_per_gpu = o.result.tokens_per_s_per_gpu;
     r.mfu = o.result.mfu;
     r.memory_bytes = o.result.memory.breakdown.total();
+    r.memory_limit_bytes = o.result.memory_limit_bytes;
     r.cost_per_mtok = o.cost_per_mtok;
     return r;
 }
@@ -166,6 +168,31 @@ SweepReport Sweep::run(const SweepSettings& settings, const std::function<void(s
     return report;
 }
 
+std::string Sweep::describe_point(const RankedPoint& p) const {
+    std::vector<Assigned> values;
+    space_.assignment(p.point, values);
+    std::string s;
+    for (const ParamInfo* param : space_.varying())
+        for (const Assigned& a : values)
+            if (a.param == param) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", param->name, format_param_value(*param, *a.value));
+    return s.empty() ? std::string("the only point") : s;
+}
+
+std::string Sweep::plot_svg(const SweepReport& report) const {
+    std::vector<XyChart> charts;
+    for (std::size_t c = 0; c < space_.cases().size(); ++c) {
+        std::vector<RankedPoint> mine;
+        for (const RankedPoint& p : report.records)
+            if (p.case_index == static_cast<int>(c)) mine.push_back(p);
+        if (mine.empty()) continue;
+        std::string title = fmt::format("Sweep: {} point{}, iteration time against peak memory", mine.size(),
+                                        mine.size() == 1 ? "" : "s");
+        if (space_.has_named_cases()) title = space_.cases()[c].name + ": " + title;
+        charts.push_back(sweep_case_chart(mine, spec_.objective, [&](const RankedPoint& p) { return describe_point(p); }, title));
+    }
+    return sweep_plot_svg(charts);
+}
+
 void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit unit) const {
     const std::uint64_t n = report.records.size();
     const double rate = report.seconds > 0 ? static_cast<double>(n) / report.seconds : 0;
@@ -177,15 +204,7 @@ void Sweep::write_summary(std::ostream& out, const SweepReport& report, TimeUnit
 
     const std::vector<const ParamInfo*> shown = space_.varying();
     const std::string u(time_unit_name(unit));
-    auto describe = [&](const RankedPoint& p) {
-        std::vector<Assigned> values;
-        space_.assignment(p.point, values);
-        std::string s;
-        for (const ParamInfo* param : shown)
-            for (const Assigned& a : values)
-                if (a.param == param) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", param->name, format_param_value(*param, *a.value));
-        return s.empty() ? std::string("the only point") : s;
-    };
+    auto describe = [&](const RankedPoint& p) { return describe_point(p); };
     auto table = [&](const std::vector<RankedPoint>& rows) {
         std::vector<std::string> header{"point"};
         for (const ParamInfo* p : shown) header.emplace_back(p->name);

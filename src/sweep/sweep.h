@@ -61,6 +61,12 @@ public:
     /// the best that fits in memory, the Pareto front of time against memory.
     void write_summary(std::ostream& out, const SweepReport& report, TimeUnit unit) const;
 
+    /// The SVG of iteration time against peak memory per case (sweep_plot.h).
+    std::string plot_svg(const SweepReport& report) const;
+
+    /// The varying parameters' values at a point, like "tp 8, pp 4".
+    std::string describe_point(const RankedPoint& point) const;
+
 private:
     SweepSpec spec_;
     DesignSpace space_;

@@ -25,6 +25,7 @@ struct RankedPoint {
     double tokens_per_s_per_gpu = 0;
     double mfu = 0;
     double memory_bytes = 0;
+    double memory_limit_bytes = 0;  ///< what `fits` was checked against; 0: no limit known
     double cost_per_mtok = 0;  ///< 0: unknown
 };
 

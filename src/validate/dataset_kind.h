@@ -43,6 +43,7 @@ struct DatasetResult {
     std::vector<ValidationCase> cases;
     std::string reference_name;                                   ///< who made reference, e.g. "ASTRA-sim"
     std::string x_label = "size (bytes)";                         ///< the plots' x axis
+    bool points_per_model = false;  ///< plots: unrelated cases, drawn as points per model (no line through them)
     std::vector<std::pair<std::string, std::string>> group_notes;  ///< (group, note) shown in the summary
 };
 

@@ -1,8 +1,12 @@
 #pragma once
-// One picture per validation group, checked at a glance: measured time (dots)
-// and dtcalc's prediction (a line; the reference model's dashed when there is
-// one) against size, both axes logarithmic, with the group's error summary and
-// gate verdict in the title. Plain SVG, no dependencies.
+// One picture per validation group, checked at a glance, with the group's
+// error summary and gate verdicts in the title (drawn by report/svg_chart.h):
+// - a sweep of one thing (sizes, NPUs): measured time (dots) and dtcalc's
+//   prediction (a line; the reference model's dashed when there is one)
+//   against it, both axes logarithmic;
+// - unrelated cases (training runs of different models and plans): per model
+//   one colour and marker, measured filled and dtcalc hollow, joined by a
+//   thin line per case, no line from one case to the next.
 #include <string>
 #include <vector>
 

@@ -14,6 +14,7 @@ DatasetResult run_training_dataset(const DatasetSpec& spec, const ValidationCont
     }
     DatasetResult out;
     out.x_label = "GPUs";
+    out.points_per_model = true;  // each row is its own model and plan: no line joins them
     for (const TrainingCase& c : read_training_cases(spec.file, spec.preset)) {
         const TrainingCaseResult r = evaluate_training_case(c, context.preset_dirs, context.model_dirs);
         ValidationCase v;

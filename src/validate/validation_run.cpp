@@ -46,6 +46,7 @@ ValidationReport run_validation(const ValidationPlan& plan, const ValidationCont
                 g.group = c.group;
                 g.reference_name = result.reference_name;
                 g.x_label = result.x_label;
+                g.points_per_model = result.points_per_model;
                 g.unit = c.unit;
                 report.groups.push_back(std::move(g));
             }

@@ -28,6 +28,7 @@ struct GroupSummary {
     std::optional<double> reference_geomean;  ///< the reference model's geomean on the same cases
     std::string reference_name;
     std::string x_label;
+    bool points_per_model = false;  ///< DatasetResult::points_per_model
     std::string unit;
     std::string note;
     std::vector<GateCheck> gates;

@@ -52,9 +52,23 @@ struct LayerTimes {
 LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, const TrainingDevice& d) {
     const LayerSplit split{p.tp, p.cp, p.ep, p.sequence_parallel};
     const LayerForwardWork w = layer_forward_work(m, p.mbs, p.sequence(m), split, 2.0);
-    const double per_gemm = w.gemms > 0 ? w.gemm_flops / w.gemms : 0;
-    // Time the GEMMs as `gemms` equal GEMMs of the average size.
-    const double gemm = w.gemms * gemm_time_ns(d, p.precision, per_gemm, w.gemms > 0 ? w.gemm_bytes / w.gemms : 0);
+    double gemm = 0, gemm_backward = 0;
+    if (times_gemm_shapes(d, p.precision)) {
+        // Each GEMM by its shape: forward Y = X W (m x k)(k x n); backward the
+        // input gradient dX = dY W^T (m x n)(n x k) and the weight gradient
+        // dW = X^T dY (k x m)(m x n): the same FLOPs in other shapes.
+        for (const GemmShape& s : w.shapes) {
+            const double bytes = s.bytes(2.0);
+            gemm += gemm_time_ns(d, p.precision, s.m, s.n, s.k, bytes);
+            gemm_backward += gemm_time_ns(d, p.precision, s.m, s.k, s.n, bytes) +
+                             gemm_time_ns(d, p.precision, s.k, s.n, s.m, bytes);
+        }
+    } else {
+        // Time the GEMMs as `gemms` equal GEMMs of the average size.
+        const double per_gemm = w.gemms > 0 ? w.gemm_flops / w.gemms : 0;
+        gemm = w.gemms * gemm_time_ns(d, p.precision, per_gemm, w.gemms > 0 ? w.gemm_bytes / w.gemms : 0);
+        gemm_backward = 2 * gemm;
+    }
     double attention = 0;
     if (p.attention == AttentionKernel::Flash) {
         // A causal mask lets fused attention skip the masked half of the square
@@ -70,14 +84,22 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
         const double per_head_flops = w.attention_flops / 2 / batch;
         const double scores = w.attention_flops / 2 / batch / (2.0 * m.head_dim());  // elements of one head's square
         const double gemm_bytes = w.attention_bytes / 2 / batch + 2 * scores;
-        attention = batch * 2 * gemm_time_ns(d, Precision::BF16, per_head_flops, gemm_bytes) +
-                    memory_time_ns(d, 9 * scores * batch);
+        const double sq = p.sequence(m) / p.cp;  // this rank's queries
+        const double sk = p.sequence(m);         // against every key
+        const double hd = m.head_dim();
+        attention = times_gemm_shapes(d, Precision::BF16)
+                        ? gemm_time_ns(d, Precision::BF16, sq, sk, hd, batch * gemm_bytes, batch) +
+                              gemm_time_ns(d, Precision::BF16, sq, hd, sk, batch * gemm_bytes, batch)
+                        : batch * 2 * gemm_time_ns(d, Precision::BF16, per_head_flops, gemm_bytes);
+        attention += memory_time_ns(d, 9 * scores * batch);
     }
     const double cast = p.precision == Precision::FP8 ? memory_time_ns(d, d.fp8_cast_bytes_per_element * w.gemm_input_elements) : 0.0;
     const double elementwise = memory_time_ns(d, w.elementwise_bytes) + cast;
     LayerTimes t;
-    t.forward = gemm + attention + elementwise;
-    t.backward = 2 * gemm + 2 * attention + 2 * elementwise;
+    // The framework's own time per layer and pass, per token of this rank (fitted, see the preset).
+    const double framework = d.framework_ns_per_token * p.mbs * p.sequence(m) / p.cp;
+    t.forward = gemm + attention + elementwise + framework;
+    t.backward = gemm_backward + 2 * attention + 2 * elementwise + framework;
     t.attention_forward = attention;
     t.flops_forward = w.gemm_flops + w.attention_flops;
     if (p.recompute == Recompute::Full) t.backward += t.forward;
@@ -135,10 +157,15 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
     }
     if (global_chunk == global_chunks - 1) {
         const GemmShape logits{tokens, static_cast<double>(m.vocab) / p.tp, h};
-        const double gemm = gemm_time_ns(d, p.precision, logits.flops(), logits.bytes(2));
+        const double bytes = logits.bytes(2);
+        const double gemm = gemm_time_ns(d, p.precision, logits.m, logits.n, logits.k, bytes);
+        const double gemm_backward = times_gemm_shapes(d, p.precision)
+                                         ? gemm_time_ns(d, p.precision, logits.m, logits.k, logits.n, bytes) +
+                                               gemm_time_ns(d, p.precision, logits.k, logits.n, logits.m, bytes)
+                                         : 2 * gemm;
         const double loss = memory_time_ns(d, tokens * m.vocab / p.tp * 4 * 3);
         c.forward.compute_ns += gemm + loss;
-        c.backward.compute_ns += 2 * gemm + loss;
+        c.backward.compute_ns += gemm_backward + loss;
         c.forward.flops += logits.flops();
         c.backward.flops += 2 * logits.flops();
         if (!(m.tied_embeddings && global_chunks == 1)) c.parameters += embedding_parameters(m) / p.tp;

@@ -152,6 +152,27 @@ struct StageCursor {
     Deps gradient{};    ///< gradient reductions the optimizer waits for
 };
 
+/// Communication overlapped with the compute: its first piece (after `deps`)
+/// joins `before` (the compute waits for it), the rest follows it beside the
+/// compute and joins `carry` (the next pass waits for it).
+template <class Out>
+[[gnu::always_inline]] inline void lay_out_first_then_beside(StepOpKind kind, double total_ns, double first_ns,
+                                                             const typename Out::Deps& deps, StepOp& op,
+                                                             typename Out::Deps& before, typename Out::Deps& carry,
+                                                             Out& out) {
+    using Deps = typename Out::Deps;
+    op.kind = kind;
+    const bool split = first_ns > 0 && first_ns < total_ns;
+    op.duration_ns = split ? first_ns : total_ns;
+    const Deps first = out.op(op, deps);
+    Out::join(before, first);
+    if (!split) return;
+    op.duration_ns = total_ns - first_ns;
+    op.overlapped = true;
+    Out::join(carry, out.op(op, first));
+    op.overlapped = false;
+}
+
 /// Lays out pass `pass` of stage `stage`; `last_backward` says whether it is
 /// its chunk's last backward pass (the one cut into gradient buckets).
 template <class Out>
@@ -180,19 +201,11 @@ template <class Out>
     // Communication overlapped with the compute: its first piece before it,
     // the rest beside it (the next pass waits for that).
     Deps beside{};
-    auto first_then_beside = [&](StepOpKind kind, double total_ns, double first_ns) {
-        op.kind = kind;
-        op.duration_ns = first_ns > 0 && first_ns < total_ns ? first_ns : total_ns;
-        const Deps first = out.op(op, deps);
-        Out::join(beside, first);
-        if (op.duration_ns == total_ns) return;
-        op.duration_ns = total_ns - first_ns;
-        op.overlapped = true;
-        Out::join(cursor.carry, out.op(op, first));
-        op.overlapped = false;
-    };
-    if (pl.cp_ns > 0) first_then_beside(StepOpKind::ContextExchange, pl.cp_ns, pl.cp_first_ns);
-    if (pl.zero3) first_then_beside(StepOpKind::Zero3Gather, pl.zero3_gather_ns, pl.zero3_gather_first_ns);
+    if (pl.cp_ns > 0)
+        lay_out_first_then_beside(StepOpKind::ContextExchange, pl.cp_ns, pl.cp_first_ns, deps, op, beside, cursor.carry, out);
+    if (pl.zero3)
+        lay_out_first_then_beside(StepOpKind::Zero3Gather, pl.zero3_gather_ns, pl.zero3_gather_first_ns, deps, op, beside,
+                                  cursor.carry, out);
     const bool bucketed = last_backward && pl.bucketed;
     const int buckets = bucketed ? pl.buckets : 1;
     op.parts = buckets;

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Fit the framework's time per token (`framework-layer-ns-per-token` in a
+preset's [compute] table) on the published training throughputs, and report its
+leave-one-model-family-out error.
+
+The term is time per token of a rank's micro-batch, per transformer layer and
+pass (forward, backward), beside the kernels dtcalc times: it enters every
+layer's compute, so a case's step time is linear in it, T(g) = T(0) + g x c.
+The script runs `dtcalc validate` on the training dataset twice (g = 0 and
+g = PROBE), reads each case's T(0) and c from the predicted throughput
+(throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on
+the fitting rows (a grid of 0.01 ns), and predicts the rows left out. The fitted
+value is then checked by one more dtcalc run.
+
+Families: GPT-3 (NeMo GPT), Llama-2, Llama-3, Megatron GPT weak scaling.
+
+usage: scripts/framework_gap_fit.py [--dtcalc build/src/dtcalc] [--preset presets/h100-ib-ndr400.toml]
+"""
+import argparse
+import csv
+import io
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KEY = "framework-layer-ns-per-token"
+PROBE = 100.0  # ns per token; any value, T is linear in it
+
+
+def family(case):
+    for prefix, name in (("nemo-gpt3", "GPT-3 (NeMo)"), ("nemo-llama2", "Llama-2"), ("nemo-llama3", "Llama-3"),
+                         ("megatron-gpt", "Megatron GPT weak scaling")):
+        if case.startswith(prefix):
+            return name
+    sys.exit(f"framework_gap_fit.py: case {case!r} belongs to no family; add its prefix to family()")
+
+
+def predict(dtcalc, preset_text, value):
+    """{case: (measured, predicted)} for one metric per case, with the term set to value."""
+    if not re.search(rf"^{KEY}\s*=", preset_text, re.M):
+        sys.exit(f"framework_gap_fit.py: the preset has no '{KEY} = ...' line to vary")
+    text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", preset_text, flags=re.M)
+    with tempfile.TemporaryDirectory() as tmp:
+        preset = os.path.join(tmp, "preset.toml")
+        gates = os.path.join(tmp, "gates.toml")
+        with open(preset, "w") as f:
+            f.write(text)
+        with open(gates, "w") as f:
+            f.write(f'[[dataset]]\nname = "fit"\nkind = "training"\n'
+                    f'file = "{os.path.join(ROOT, "validation/training/cases.csv")}"\n'
+                    f'preset = "{preset}"\ndescription = "gap fit"\n\n'
+                    f'[[gate]]\ndataset = "fit"\ngroup = "*"\nmetric = "max"\nbound = 1.0\n')
+        out = subprocess.run([dtcalc, "validate", "--gates", gates, "--format", "csv", "-v"], capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            sys.exit(f"framework_gap_fit.py: dtcalc validate failed:\n{out.stderr}")
+    rows = {}
+    for r in csv.DictReader(io.StringIO(out.stdout)):
+        if r.get("case") and r["case"] not in rows:
+            rows[r["case"]] = (float(r["measured"]), float(r["predicted"]))
+    return rows
+
+
+def errors(cases, gap):
+    """|predicted / measured - 1| per case at this gap, from T(g) = T0 + g c (T = 1 / throughput)."""
+    return {name: abs(1.0 / (t0 + gap * c) / measured - 1) for name, (measured, t0, c) in cases.items()}
+
+
+def fit(cases):
+    best = None
+    for step in range(0, 100001):  # 0 to 1000 ns by 0.01 ns
+        gap = step / 100
+        loss = sum(math.log(1.0 / (t0 + gap * c) / m) ** 2 for m, t0, c in cases.values())
+        if best is None or loss < best[0]:
+            best = (loss, gap)
+    return best[1]
+
+
+def summary(errs):
+    v = list(errs.values())
+    return f"median {100 * statistics.median(v):5.2f} %  max {100 * max(v):5.2f} %"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dtcalc", default=os.path.join(ROOT, "build/src/dtcalc"))
+    ap.add_argument("--preset", default=os.path.join(ROOT, "presets/h100-ib-ndr400.toml"))
+    args = ap.parse_args()
+    text = open(args.preset).read()
+    at0 = predict(args.dtcalc, text, 0.0)
+    atp = predict(args.dtcalc, text, PROBE)
+    cases = {}
+    for name, (measured, p0) in at0.items():
+        t0 = 1.0 / p0
+        cases[name] = (measured, t0, (1.0 / atp[name][1] - t0) / PROBE)
+
+    gap = fit(cases)
+    print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
+    check = predict(args.dtcalc, text, gap)
+    direct = {n: abs(p / m - 1) for n, (m, p) in check.items()}
+    print(f"  dtcalc at {gap:.2f} ns per token: {summary(direct)}")
+
+    families = sorted({family(n) for n in cases})
+    left_out = {}
+    for fam in families:
+        train = {n: v for n, v in cases.items() if family(n) != fam}
+        test = {n: v for n, v in cases.items() if family(n) == fam}
+        g = fit(train)
+        e = errors(test, g)
+        left_out.update(e)
+        print(f"leave out {fam:27s}: {g:6.2f} ns per token on the others; left-out rows {summary(e)}")
+    print(f"leave-one-family-out, every row predicted by the fit without its family: {summary(left_out)}")
+    for name in sorted(cases):
+        print(f"  {name:28s} in-sample {100 * direct[name]:5.2f} %  left-out {100 * left_out[name]:5.2f} %")
+
+
+if __name__ == "__main__":
+    main()

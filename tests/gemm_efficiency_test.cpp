@@ -1,0 +1,67 @@
+#include <doctest/doctest.h>
+
+#include "compute/gemm_efficiency.h"
+#include "compute/training_device.h"
+
+using namespace dtcalc;
+
+namespace {
+GemmTiling one_tile(double tm, double tn, double sms, double k_overhead = 0) {
+    GemmTiling t;
+    t.tiles = {{tm, tn}};
+    t.sms = sms;
+    t.k_overhead = k_overhead;
+    return t;
+}
+}  // namespace
+
+TEST_CASE("gemm efficiency: tile and wave quantisation over the SMs") {
+    const GemmTiling h100 = one_tile(128, 256, 132);
+    // 2048 x 2048: 16 x 8 = 128 tiles, one wave of 132: 128 / 132 = 32 / 33 of the wave busy.
+    CHECK(wave_efficiency(h100, 2048, 2048) == doctest::Approx(32.0 / 33));
+    // 1024 x 9216: 8 x 36 = 288 tiles, 3 waves (396 tile slots): 288 / 396 = 8 / 11.
+    CHECK(wave_efficiency(h100, 1024, 9216) == doctest::Approx(8.0 / 11));
+    // 100 x 100 in one 128 x 256 tile of one wave: 10000 / (132 x 32768) = 10000 / 4325376.
+    CHECK(wave_efficiency(h100, 100, 100) == doctest::Approx(10000.0 / 4325376));
+    // 128 x 128 tiles, batch of 264: 264 tiles, exactly 2 waves; 133: 2 waves, 133 of 264 slots busy.
+    const GemmTiling small = one_tile(128, 128, 132);
+    CHECK(wave_efficiency(small, 128, 128, 264) == doctest::Approx(1.0));
+    CHECK(wave_efficiency(small, 128, 128, 133) == doctest::Approx(133.0 / 264));
+}
+
+TEST_CASE("gemm efficiency: the library's best tile for the shape") {
+    GemmTiling t = one_tile(128, 256, 132);
+    t.tiles.push_back({128, 128});
+    // 1024 x 9216 with 128 x 128: 8 x 72 = 576 tiles, 5 waves (660 slots): 576 / 660 = 48 / 55 > 8 / 11.
+    CHECK(wave_efficiency(t, 1024, 9216) == doctest::Approx(48.0 / 55));
+}
+
+TEST_CASE("gemm efficiency: K fill, plateau from a benchmark, cap at 1") {
+    const GemmTiling t = one_tile(128, 256, 132, 256);
+    CHECK(k_fill_efficiency(t, 768) == doctest::Approx(0.75));  // 768 / (768 + 256)
+    // Benchmark 0.6 at 2048 x 2048 x 768: waves 32/33, fill 0.75 -> plateau 0.6 / (32/33 x 0.75) = 0.825.
+    const double plateau = plateau_from_benchmark(t, 2048, 2048, 768, 0.6);
+    CHECK(plateau == doctest::Approx(0.825));
+    const GemmShapeModel model{t, plateau};
+    CHECK(gemm_shape_efficiency(model, 2048, 2048, 768) == doctest::Approx(0.6));  // reproduces its benchmark
+    // 4224 x 1024 (33 x 4 = 132 tiles: one full wave), K = 3840: 0.825 x 1 x 3840 / 4096 = 0.7734375.
+    CHECK(gemm_shape_efficiency(model, 4224, 1024, 3840) == doctest::Approx(0.7734375));
+    const GemmShapeModel over{one_tile(128, 128, 1), 2.0};
+    CHECK(gemm_shape_efficiency(over, 128, 128, 64) == 1.0);
+}
+
+TEST_CASE("gemm time by shape on a training device") {
+    TrainingDevice d;
+    d.peak_tflops_bf16 = 1000;
+    d.hbm_gbps = 1e9;  // memory never binds here
+    d.gemm_shape = {one_tile(128, 128, 132), 0.5};
+    REQUIRE(times_gemm_shapes(d, Precision::BF16));
+    CHECK_FALSE(times_gemm_shapes(d, Precision::FP8));
+    // 1536 x 1408 = 12 x 11 = 132 tiles, one full wave; efficiency 0.5.
+    // 2 x 1536 x 1408 x 1000 = 4.325376e9 FLOPs at 1000e3 x 0.5 FLOP/ns = 8650.752 ns.
+    CHECK(gemm_time_ns(d, Precision::BF16, 1536, 1408, 1000, 0) == doctest::Approx(8650.752));
+    // Known only by its FLOPs: at the plateau, the same 8650.752 ns.
+    CHECK(gemm_time_ns(d, Precision::BF16, 4.325376e9, 0) == doctest::Approx(8650.752));
+    // 1536 x 1400 needs the same 132 tiles: 2 x 1536 x 1400 x 1000 FLOPs in the same 8650.752 ns.
+    CHECK(gemm_time_ns(d, Precision::BF16, 1536, 1400, 1000, 0) == doctest::Approx(8650.752));
+}
