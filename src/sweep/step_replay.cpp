@@ -45,6 +45,7 @@ struct StageState {
     double compute_free = 0;
     LaneBusy lane[kMaxDimensions][kTrafficClasses] = {};  // each traffic class's last op on each dimension
     unsigned lanes_used[kMaxDimensions] = {};              // bit l: class l has had an op on the dimension
+    double latest_end[kMaxDimensions] = {};                // the latest end of any class's op on the dimension
     StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
@@ -107,6 +108,7 @@ struct Timer {
                 LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
                 for (std::uint64_t m = mask; m; m &= m - 1) {
                     const int d = std::countr_zero(m);
+                    if (st.latest_end[d] <= start) continue;  // every class there is done (its own lane ended before start)
                     for (unsigned u = st.lanes_used[d] & ~(1u << own); u; u &= u - 1) {
                         const LaneBusy& other = st.lane[d][std::countr_zero(u)];
                         if (other.end > start) busy = merge_busy(busy, other);
@@ -117,6 +119,7 @@ struct Timer {
                     const int d = std::countr_zero(m);
                     st.lane[d][own] = {start, end};
                     st.lanes_used[d] |= 1u << own;
+                    st.latest_end[d] = std::max(st.latest_end[d], end);
                 }
                 if (!mask) st.other_end = std::max(st.other_end, end);
                 st.accounts->communicate(start, end, static_cast<TrafficClass>(traffic_class(s.kind)));
