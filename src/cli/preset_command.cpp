@@ -45,15 +45,7 @@ void run_preset(const PresetOptions& o, const std::vector<std::string>& preset_d
 
     Preset preset;
     if (!source.gpu.empty()) {
-        ClusterRequest rq;
-        rq.gpu = source.gpu;
-        rq.nic = source.nic;
-        rq.host_cpu = source.host_cpu;
-        rq.nodes = source.nodes;
-        rq.gpus_per_node = source.gpus_per_node;
-        rq.nics_per_node = source.nics_per_node;
-        rq.backend = source.backend;
-        preset = compose_preset(rq, preset_dirs);
+        preset = compose_preset(cluster_request(source), preset_dirs);
     } else {
         preset = load_preset(source.preset, preset_dirs);
         if (!source.backend.empty()) {

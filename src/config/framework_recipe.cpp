@@ -7,10 +7,7 @@
 namespace dtcalc {
 
 std::vector<std::string> framework_dirs(const std::vector<std::string>& preset_dirs) {
-    std::vector<std::string> dirs;
-    dirs.reserve(preset_dirs.size());
-    for (const std::string& d : preset_dirs) dirs.push_back(d + "/frameworks");
-    return dirs;
+    return subfolders_of(preset_dirs, "frameworks");
 }
 
 FrameworkRecipe load_framework(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {

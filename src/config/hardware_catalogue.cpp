@@ -319,9 +319,7 @@ ConfigValue composed_compute(const Device& d, const std::vector<std::string>& pr
 }  // namespace
 
 std::vector<std::string> catalogue_dirs(const std::vector<std::string>& preset_dirs, const std::string& kind) {
-    std::vector<std::string> dirs;
-    for (const std::string& d : preset_dirs) dirs.push_back((std::filesystem::path(d) / kind).string());
-    return dirs;
+    return subfolders_of(preset_dirs, kind);
 }
 
 ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::string>& preset_dirs,

@@ -20,6 +20,13 @@ std::vector<std::string> toml_names_in(const std::vector<std::string>& search_di
     return names;
 }
 
+std::vector<std::string> subfolders_of(const std::vector<std::string>& dirs, std::string_view name) {
+    std::vector<std::string> out;
+    out.reserve(dirs.size());
+    for (const std::string& d : dirs) out.push_back((fs::path(d) / name).string());
+    return out;
+}
+
 std::string find_named_toml(const std::string& name_or_path, const std::vector<std::string>& search_dirs,
                             std::string_view kind, std::string_view option) {
     const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");

@@ -11,6 +11,10 @@ namespace dtcalc {
 /// duplicates. A directory that cannot be read is skipped.
 std::vector<std::string> toml_names_in(const std::vector<std::string>& search_dirs);
 
+/// `name` inside each of `dirs`, in the same order (the catalogue's devices/,
+/// nics/, nccl/ and frameworks/ beside the presets).
+std::vector<std::string> subfolders_of(const std::vector<std::string>& dirs, std::string_view name);
+
 /// The file `name_or_path` means: itself when it looks like a path (it holds a
 /// '/' or ends in .toml), otherwise NAME.toml in the first of `search_dirs`
 /// that has it. Throws OptionError for `option` naming the known ones when

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "collective/backend.h"
+#include "config/hardware_catalogue.h"
 #include "compute/training_device.h"
 #include "network/network.h"
 #include "system/system_config.h"
@@ -24,6 +25,10 @@ struct SystemSource {
     std::string gpu, nic, host_cpu;
     std::optional<long long> nodes, gpus_per_node, nics_per_node;
 };
+
+/// The catalogue cluster a source's flags describe (its gpu, nic, host CPU,
+/// nodes, GPUs and NICs per node, backend).
+ClusterRequest cluster_request(const SystemSource& source);
 
 struct ResolvedSystem {
     Network network;
