@@ -10,8 +10,11 @@
 
 #include "core/count_range.h"
 #include "run_dtcalc.h"
+#include "sweep/csv_document.h"
 #include "temp_file.h"
 
+using dtcalc::CsvDocument;
+using dtcalc::parse_csv_document;
 using dtcalc::testing::Run;
 using dtcalc::testing::run_dtcalc;
 
@@ -26,32 +29,14 @@ std::vector<std::string> lines_of(const std::string& text) {
     return out;
 }
 
-std::vector<std::string> fields_of(const std::string& line) {
-    std::vector<std::string> out;
-    std::string field;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"') quoted = !quoted;
-        else if (c == ',' && !quoted) {
-            out.push_back(field);
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    out.push_back(field);
-    return out;
-}
-
 // The value of column `name` in a CSV of one header line and rows.
 std::string csv_cell(const std::string& csv, const std::string& name, std::size_t row = 0) {
-    const std::vector<std::string> lines = lines_of(csv);
-    REQUIRE(lines.size() > row + 1);
-    const std::vector<std::string> header = fields_of(lines[0]);
-    const std::vector<std::string> values = fields_of(lines[row + 1]);
-    for (std::size_t i = 0; i < header.size(); ++i)
-        if (header[i] == name) return i < values.size() ? values[i] : std::string();
-    FAIL("no column " << name << " in " << lines[0]);
+    const CsvDocument doc = parse_csv_document(csv, "output");
+    REQUIRE(doc.rows.size() > row);
+    const std::vector<std::string>& values = doc.rows[row].fields;
+    for (std::size_t i = 0; i < doc.header.size(); ++i)
+        if (doc.header[i] == name) return i < values.size() ? values[i] : std::string();
+    FAIL("no column " << name << " in " << lines_of(csv)[0]);
     return "";
 }
 
@@ -195,7 +180,9 @@ TEST_CASE("the collective CSV has one column set whatever the backend") {
     REQUIRE(astra.exit_code == 0);
     REQUIRE(nccl.exit_code == 0);
     CHECK(lines_of(astra.out)[0] == lines_of(nccl.out)[0]);
-    CHECK(fields_of(lines_of(astra.out)[1]).size() == fields_of(lines_of(astra.out)[0]).size());
+    const CsvDocument doc = parse_csv_document(astra.out, "output");
+    REQUIRE(!doc.rows.empty());
+    CHECK(doc.rows[0].fields.size() == doc.header.size());
     CHECK(csv_cell(astra.out, "algorithm").empty());
     CHECK(!csv_cell(nccl.out, "algorithm").empty());
 }
