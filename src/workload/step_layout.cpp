@@ -23,10 +23,15 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
             pl.tp_ns = cost.tp_comm_ns;
             pl.ep_ns = cost.ep_comm_ns;
             pl.cp_ns = cost.cp_comm_ns;
-            // Ring attention: cp - 1 exchange steps per layer, the first before any block is computed.
+            // Ring attention: cp - 1 exchange steps per layer, the first before any block is computed
+            // (rule of the software: Transformer Engine's AttnFuncWithCPAndKVP2P, the ring
+            // Megatron-Core's context parallelism runs, sends the next key/value block while
+            // computing on the current one).
             const int layers = cc.layers > 0 ? cc.layers : 1;
             if (plan.cp > 1) pl.cp_first_ns = cost.cp_comm_ns / layers / (plan.cp - 1);
-            // Userbuffers split each TP collective into tp chunks pipelined with the GEMM's.
+            // Userbuffers split each TP collective into tp chunks pipelined with the GEMM's (rule
+            // of the software: Transformer Engine's comm_gemm_overlap, CommOverlapP2PBase's
+            // split_overlap_ag / split_overlap_rs, one chunk per TP rank).
             if (plan.tp_comm_overlap && plan.tp > 1) pl.tp_first_ns = cost.tp_comm_ns / plan.tp;
             // Layer-list models are one stage: no messages between chunks.
             pl.input = !layer_list && (forward ? global > 0 : global < out.global_chunks - 1);
@@ -37,7 +42,9 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
             pl.buckets = pl.bucketed ? cc.gradient_buckets : 1;
             pl.bucket_ns = cc.gradient_bucket_ns;
             pl.zero3_gather_ns = cc.zero3_gather_ns;
-            pl.zero3_gather_first_ns = cc.zero3_gather_ns / layers;  // FSDP gathers one layer ahead
+            // FSDP gathers one layer ahead (rule of the software: PyTorch FSDP's forward and
+            // backward prefetch of the next layer's all-gather): the first layer's is exposed.
+            pl.zero3_gather_first_ns = cc.zero3_gather_ns / layers;
             pl.zero3_reduce_scatter_ns = cc.zero3_reduce_scatter_ns;
         }
     }
