@@ -38,9 +38,10 @@ WorkloadGraph make_graph(int ops, const CommGroup& group) {
 }
 
 void BM_Evaluate100kOps(benchmark::State& state) {
-    Network network;
+    System machine;
+    Network& network = machine.network;
     for (int i = 0; i < 3; ++i) network.dimensions.push_back({Topology::Ring, 4, 100.0, 50.0});
-    SystemConfig system;
+    SystemConfig& system = machine.config;
     for (auto& list : system.implementation) list.assign(3, {AlgorithmKind::Ring, false});
     system.preferred_dataset_splits = 16;
     system.active_chunks_per_dimension = 2;
@@ -48,8 +49,7 @@ void BM_Evaluate100kOps(benchmark::State& state) {
     system.local_mem_bw_gbps = 3350;
     system.collective_optimization = CollectiveOptimization::LocalBWAware;
     EvaluationSystem eval;
-    eval.network = &network;
-    eval.system = &system;
+    eval.system = &machine;
     const WorkloadGraph graph = make_graph(static_cast<int>(state.range(0)), whole_network_group(network));
     for (auto _ : state) benchmark::DoNotOptimize(evaluate(graph, eval).wall_ns);
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(graph.ops.size()));

@@ -10,8 +10,9 @@ using namespace dtcalc;
 namespace {
 
 struct Fixture {
-    Network network;
-    SystemConfig system;
+    System machine;
+    Network& network = machine.network;
+    SystemConfig& system = machine.config;
     EvaluationSystem eval;
     WorkloadGraph g;
     int all = 0;
@@ -22,8 +23,7 @@ struct Fixture {
         system.preferred_dataset_splits = 1;
         system.active_chunks_per_dimension = 1;
         system.local_mem_bw_gbps = 1e12;
-        eval.network = &network;
-        eval.system = &system;
+        eval.system = &machine;
         eval.issue = IssuePolicy::ReadyLowestIndex;
         all = g.add_group(whole_network_group(network));
     }

@@ -21,29 +21,23 @@ using namespace dtcalc::chakra;
 
 namespace {
 
-struct System {
-    Network network;
-    SystemConfig system;
-};
-
 // Evaluates `graph` under ASTRA-sim's issue policy, exports it, runs the
 // traces, and checks every NPU's finish against its role's wall time.
 void check_round_trip(const WorkloadGraph& graph, const System& sys, const std::string& name, bool track_memory = false) {
     EvaluationSystem eval;
-    eval.network = &sys.network;
-    eval.system = &sys.system;
-    eval.device.peak_tflops = sys.system.peak_perf_tflops;
-    eval.device.mem_bw_gbps = sys.system.local_mem_bw_gbps;
+    eval.system = &sys;
+    eval.device.peak_tflops = sys.config.peak_perf_tflops;
+    eval.device.mem_bw_gbps = sys.config.local_mem_bw_gbps;
     eval.issue = IssuePolicy::ReadyLowestIndex;
     const Schedule direct = evaluate(graph, eval);
 
     const std::string prefix = testing::temp_path(name);
     const std::string groups = prefix + ".json";
     const std::string configs = testing::temp_path(name + "_configs");
-    const ExportSummary summary = export_chakra(graph, sys.network, sys.system, NetworkBackend::AstraUnaware, prefix, groups);
-    SystemConfig written = sys.system;
-    written.track_local_mem = track_memory;
-    write_astra_configs(configs, sys.network, written, summary.roofline);
+    const ExportSummary summary = export_chakra(graph, sys, prefix, groups);
+    System written = sys;
+    written.config.track_local_mem = track_memory;
+    write_astra_configs(configs, written, summary.roofline);
 
     AstraRunFiles files;
     files.workload = prefix;
@@ -75,7 +69,7 @@ void check_round_trip(const WorkloadGraph& graph, const System& sys, const std::
 TEST_CASE("an ASTRA-sim 1.0 text workload: export, read back, same timeline") {
     System sys;
     sys.network = load_astra_network_yaml(testing::chakra_dir() + "/network_system_16.yml");
-    sys.system = load_astra_system_json(testing::chakra_dir() + "/system_system_16.json", 2);
+    sys.config = load_astra_system_json(testing::chakra_dir() + "/system_system_16.json", 2);
     const WorkloadGraph graph = build_v1_training_graph(
         parse_v1_workload(std::string(DTCALC_VALIDATION_DIR) + "/workloads/resnet50_dp.txt"), sys.network, 2);
     check_round_trip(graph, sys, "resnet50_dp");
@@ -85,11 +79,11 @@ TEST_CASE("two roles with a send, a receive, a collective across them, host and 
     System sys;
     sys.network.dimensions.push_back({Topology::Switch, 2, 1e9 / 1073741824.0, 5.0});
     sys.network.dimensions.push_back({Topology::Ring, 2, 50, 20.0});
-    for (auto& list : sys.system.implementation) list.assign(2, {AlgorithmKind::Ring, false});
-    sys.system.preferred_dataset_splits = 2;
-    sys.system.active_chunks_per_dimension = 1;
-    sys.system.endpoint_delay_ns = 3;
-    sys.system.local_mem_bw_gbps = 100;
+    for (auto& list : sys.config.implementation) list.assign(2, {AlgorithmKind::Ring, false});
+    sys.config.preferred_dataset_splits = 2;
+    sys.config.active_chunks_per_dimension = 1;
+    sys.config.endpoint_delay_ns = 3;
+    sys.config.local_mem_bw_gbps = 100;
 
     WorkloadGraph g;
     g.roles = 2;
@@ -156,6 +150,7 @@ TEST_CASE("a model-builder workload (Llama-2 7B, TP 4, PP 4, 1F1B on 64 NPUs): e
     const ResolvedPrediction resolved = resolve_prediction(options, presets, models);
     const PredictResult result = predict(resolved.inputs);
     REQUIRE(result.plan_problems.empty());
-    System sys{resolved.inputs.network, resolved.inputs.system};
+    System sys = resolved.inputs.system;
+    sys.backend = NetworkBackend::AstraUnaware;  // the backend ASTRA-sim's run takes
     check_round_trip(result.step.graph, sys, "llama2_7b_tp4_pp4");
 }

@@ -15,13 +15,12 @@ namespace {
 // The sanity trace's system: FullyConnected(8) 128.5714 GB/s 20 ns x Switch(2)
 // 25 GB/s 100 ns; splits 10, active 4, endpoint 10, local-mem-bw 3000, peak 900.
 struct Sanity {
-    Network network = load_astra_network_yaml(testing::chakra_dir() + "/network_system_16.yml");
-    SystemConfig system = load_astra_system_json(testing::chakra_dir() + "/system_system_16.json", 2);
+    System machine{load_astra_network_yaml(testing::chakra_dir() + "/network_system_16.yml"),
+                   load_astra_system_json(testing::chakra_dir() + "/system_system_16.json", 2)};
+    Network& network = machine.network;
+    SystemConfig& system = machine.config;
     TimingModel model;
-    Sanity() {
-        model.network = &network;
-        model.system = &system;
-    }
+    Sanity() { model.system = &machine; }
 };
 
 TraceNode comp_node(std::uint64_t ops, std::uint64_t bytes) {
@@ -81,7 +80,7 @@ TEST_CASE("a send: one message on the dimension the NPUs differ in, no endpoint 
     // floor(20 + 1000000 / 138.0524896) = floor(20 + 7243.62) = 7263.
     CHECK(send_time(s.model, 0, 3, 1000000) == 7263);
     // Congestion-aware: per hop floor(100 + 20,000,000) -> 2 x 20,000,100.
-    s.model.backend = NetworkBackend::AstraAware;
+    s.machine.backend = NetworkBackend::AstraAware;
     CHECK(send_time(s.model, 0, 8, 536870912ULL) == 40000200);
 }
 

@@ -12,9 +12,10 @@
 using namespace dtcalc;
 
 TEST_CASE("trace of the DLRM workload: structure and no overlap per track") {
-    Network network;
+    System machine;
+    Network& network = machine.network;
     network.dimensions = {{Topology::Switch, 8, 400, 936.25}};
-    SystemConfig system;
+    SystemConfig& system = machine.config;
     for (auto& list : system.implementation) list.assign(1, {AlgorithmKind::Ring, false});
     system.preferred_dataset_splits = 4;
     system.active_chunks_per_dimension = 2;
@@ -23,8 +24,7 @@ TEST_CASE("trace of the DLRM workload: structure and no overlap per track") {
     const V1Workload w = parse_v1_workload(std::string(DTCALC_VALIDATION_DIR) + "/workloads/DLRM_HybridParallel.txt");
     const WorkloadGraph graph = build_v1_training_graph(w, network, 2);
     EvaluationSystem eval;
-    eval.network = &network;
-    eval.system = &system;
+    eval.system = &machine;
     const Schedule schedule = evaluate(graph, eval);
 
     std::ostringstream out;

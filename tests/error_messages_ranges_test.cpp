@@ -118,7 +118,7 @@ TEST_CASE("error message: an exported op past a Chakra trace field's range") {
             op.bytes = bytes;
             g.add(op);
             return error_of([&] {
-                export_chakra(g, network, system, NetworkBackend::AstraUnaware, prefix, prefix + ".json");
+                export_chakra(g, System{network, system}, prefix, prefix + ".json");
             });
         };
         // 1e19 FLOPs (1e5 s) over 1 kB.

@@ -326,8 +326,8 @@ struct ExportFixture {
         return g.add(op, deps);
     }
     std::string error(const std::string& groups = "", const ExportOptions& options = {}) {
-        return error_of([&] { export_chakra(g, network, system, NetworkBackend::AstraUnaware, prefix,
-                                            groups.empty() ? prefix + ".json" : groups, options); });
+        return error_of([&] { export_chakra(g, System{network, system}, prefix, groups.empty() ? prefix + ".json" : groups,
+                                            options); });
     }
 };
 
@@ -425,12 +425,12 @@ TEST_CASE("error message: trace and configuration files that cannot be written")
     // A regular file where the folder should be.
     const std::string blocker = temp_path("errmsg-trace-blocker");
     write_text(blocker, "x");
-    const std::string message = error_of([&] { write_astra_configs(blocker + "/configs", network, system, false); });
+    const std::string message = error_of([&] { write_astra_configs(blocker + "/configs", System{network, system}, false); });
     CHECK(message.starts_with(blocker + "/configs: cannot create the folder: "));
     // A folder where network.yml should be.
     const std::string folder = temp_path("errmsg-trace-configs");
     std::filesystem::create_directories(folder + "/network.yml");
-    CHECK(error_of([&] { write_astra_configs(folder, network, system, false); }) == folder + "/network.yml: cannot write the file");
+    CHECK(error_of([&] { write_astra_configs(folder, System{network, system}, false); }) == folder + "/network.yml: cannot write the file");
     // A full disk: the write fails when the buffer goes out.
     if (std::filesystem::exists("/dev/full")) {
         CHECK(error_of([&] { write_et_file("/dev/full", chakra_metadata("test"), nodes); }) == "/dev/full: cannot write the file");
@@ -438,7 +438,7 @@ TEST_CASE("error message: trace and configuration files that cannot be written")
         std::filesystem::remove_all(full);
         std::filesystem::create_directories(full);
         std::filesystem::create_symlink("/dev/full", full + "/network.yml");
-        CHECK(error_of([&] { write_astra_configs(full, network, system, false); }) == full + "/network.yml: cannot write the file");
+        CHECK(error_of([&] { write_astra_configs(full, System{network, system}, false); }) == full + "/network.yml: cannot write the file");
     }
 }
 

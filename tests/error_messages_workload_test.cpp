@@ -181,12 +181,13 @@ TEST_CASE("error message: a training step on a device without a memory bandwidth
     // code may not. The flag named is the system's source: a named device is a preset's.
     const ModelSpec model;
     const ParallelPlan plan;
-    TrainingDevice device;
+    System system;
+    TrainingDevice& device = system.device;
     device.peak_tflops_bf16 = 100;
     TrainingStepInputs in;
     in.model = &model;
     in.plan = &plan;
-    in.device = &device;
+    in.system = &system;
     CHECK(error_of([&] { build_training_step(in); }) == "--system: the system gives no memory bandwidth to time the model with");
     device.name = "lab";
     CHECK(error_of([&] { build_training_step(in); }) == "--preset: the system gives no memory bandwidth to time the model with");
@@ -241,8 +242,9 @@ namespace {
 
 // One Switch of 4 NPUs, ring everywhere; a roofline device and a memory stream.
 struct GraphFixture {
-    Network network = network_of({4});
-    SystemConfig system;
+    System machine{network_of({4})};
+    Network& network = machine.network;
+    SystemConfig& system = machine.config;
     EvaluationSystem eval;
     WorkloadGraph g;
     int all = 0;
@@ -252,8 +254,7 @@ struct GraphFixture {
         system.preferred_dataset_splits = 1;
         system.active_chunks_per_dimension = 1;
         system.local_mem_bw_gbps = 1000;
-        eval.network = &network;
-        eval.system = &system;
+        eval.system = &machine;
         eval.device.peak_tflops = 100;
         eval.device.mem_bw_gbps = 1000;
         eval.memory_stream_gbps = 1000;

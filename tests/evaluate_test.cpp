@@ -20,8 +20,9 @@ using namespace dtcalc;
 namespace {
 
 struct Fixture {
-    Network network;
-    SystemConfig system;
+    System machine;
+    Network& network = machine.network;
+    SystemConfig& system = machine.config;
     EvaluationSystem eval;
     CommGroup all;
 
@@ -32,9 +33,8 @@ struct Fixture {
         system.active_chunks_per_dimension = 1;
         system.endpoint_delay_ns = 0;
         system.local_mem_bw_gbps = 1e12;
-        eval.network = &network;
-        eval.system = &system;
-        eval.backend = NetworkBackend::AstraUnaware;
+        eval.system = &machine;
+        machine.backend = NetworkBackend::AstraUnaware;
         all = whole_network_group(network);
     }
 };

@@ -83,16 +83,16 @@ TEST_CASE("gen workload: the written text reads back and evaluates to the same t
     t.path = "t.csv";
     t.layers = {{"qkv", 4096, 3072, 1024, 2}, {"proj", 4096, 1024, 1024, 3}, {"up", 4096, 4096, 1024, 4}};
     // Two dimensions, 8 x 2 = 16 NPUs (package = dimension 0).
-    Network network;
+    System machine;
+    Network& network = machine.network;
     network.dimensions.push_back({Topology::FullyConnected, 8, 128.5714, 20});
     network.dimensions.push_back({Topology::Switch, 2, 25, 100});
-    SystemConfig system;
+    SystemConfig& system = machine.config;
     for (auto& list : system.implementation) list = {*parse_algorithm("ring"), *parse_algorithm("ring")};
     system.preferred_dataset_splits = 4;
     system.active_chunks_per_dimension = 2;
     EvaluationSystem eval;
-    eval.network = &network;
-    eval.system = &system;
+    eval.system = &machine;
     for (GemmStrategy s : {GemmStrategy::Data, GemmStrategy::Model, GemmStrategy::HybridDataModel, GemmStrategy::HybridModelData}) {
         CAPTURE(gemm_strategy_name(s));
         const V1Workload w = build_gemm_v1_workload(t, {s, 16, 2}, seed_array(), "gen.txt");

@@ -191,12 +191,12 @@ TEST_CASE("a cluster from flags gives exactly the numbers of the equivalent pres
         preset.preset = c.preset;
         const ResolvedSystem a = resolve_system(flags, kDirs);
         const ResolvedSystem b = resolve_system(preset, kDirs);
-        CHECK(a.backend == b.backend);
-        same_network(a.network, b.network);
-        same_system(a.system, b.system);
-        same_device(a.device, b.device);
-        same_nccl(*a.system.nccl, *b.system.nccl);
-        same_collectives(a.network, a.system, b.network, b.system, true);
+        CHECK(a.system.backend == b.system.backend);
+        same_network(a.system.network, b.system.network);
+        same_system(a.system.config, b.system.config);
+        same_device(a.system.device, b.system.device);
+        same_nccl(*a.system.nccl(), *b.system.nccl());
+        same_collectives(a.system.network, a.system.config, b.system.network, b.system.config, true);
 
         PredictOptions po;
         po.preset = c.preset;
@@ -237,54 +237,54 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     };
     // H200: 18 NVLinks x 25 GB/s per direction = 450 GB/s; NDR 400 Gb/s / 8 = 50 GB/s (DGX H200's NIC).
     const ResolvedSystem h200 = cluster("h200", 16);
-    REQUIRE(h200.network.dimensions.size() == 2);
-    CHECK(h200.network.dimensions[0].bandwidth_gbps == 450.0);
-    CHECK(h200.network.dimensions[1].bandwidth_gbps == 50.0);
-    CHECK(h200.network.total_npus() == 128);
-    CHECK(h200.device.hbm_capacity_bytes == 141.0 * 1073741824.0);
-    CHECK(h200.device.hbm_gbps == 4800.0);
-    CHECK(h200.device.efficiency_assumed_from == "h100-sxm");
-    CHECK(h200.backend == NetworkBackend::Nccl);
+    REQUIRE(h200.system.network.dimensions.size() == 2);
+    CHECK(h200.system.network.dimensions[0].bandwidth_gbps == 450.0);
+    CHECK(h200.system.network.dimensions[1].bandwidth_gbps == 50.0);
+    CHECK(h200.system.network.total_npus() == 128);
+    CHECK(h200.system.device.hbm_capacity_bytes == 141.0 * 1073741824.0);
+    CHECK(h200.system.device.hbm_gbps == 4800.0);
+    CHECK(h200.system.device.efficiency_assumed_from == "h100-sxm");
+    CHECK(h200.system.backend == NetworkBackend::Nccl);
     // B200: NVLink 5, 18 x 50 = 900 GB/s per direction (1.8 TB/s both); XDR 800 Gb/s = 100 GB/s.
     const ResolvedSystem b200 = cluster("b200", 2, "xdr800");
-    CHECK(b200.network.dimensions[0].bandwidth_gbps == 900.0);
-    CHECK(b200.network.dimensions[1].bandwidth_gbps == 100.0);
-    CHECK(b200.system.nccl->hardware.sm == 100);
+    CHECK(b200.system.network.dimensions[0].bandwidth_gbps == 900.0);
+    CHECK(b200.system.network.dimensions[1].bandwidth_gbps == 100.0);
+    CHECK(b200.system.nccl()->hardware.sm == 100);
     // MI300X: a full mesh of 7 Infinity Fabric links at 64 GB/s per direction; no NCCL.
     const ResolvedSystem mi = cluster("mi300x", 2);
-    CHECK(mi.network.dimensions[0].topology == Topology::FullyConnected);
-    CHECK(mi.network.dimensions[0].bandwidth_gbps == 64.0);
-    CHECK(mi.backend == NetworkBackend::AstraUnaware);
-    CHECK(mi.device.peak_tflops_bf16 == 1307.4);
+    CHECK(mi.system.network.dimensions[0].topology == Topology::FullyConnected);
+    CHECK(mi.system.network.dimensions[0].bandwidth_gbps == 64.0);
+    CHECK(mi.system.backend == NetworkBackend::AstraUnaware);
+    CHECK(mi.system.device.peak_tflops_bf16 == 1307.4);
     // H100 PCIe: peers over PCIe Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8 bits = 63.0154 GB/s.
     const ResolvedSystem pcie = cluster("h100-pcie", 1, "ndr400");
-    CHECK(pcie.network.dimensions[0].bandwidth_gbps == doctest::Approx(32.0 * 16 * 128 / 130 / 8));
-    CHECK(pcie.system.nccl->hardware.nvlinks_per_gpu == 0);
-    CHECK_FALSE(pcie.system.nccl->hardware.nvswitch);
+    CHECK(pcie.system.network.dimensions[0].bandwidth_gbps == doctest::Approx(32.0 * 16 * 128 / 130 / 8));
+    CHECK(pcie.system.nccl()->hardware.nvlinks_per_gpu == 0);
+    CHECK_FALSE(pcie.system.nccl()->hardware.nvswitch);
     // A100 40GB: its own GEMM benchmark and 108 SMs; no fp8 peak, so no fp8 shape borrowed; the
     // framework term (177.08 ns per token) and attention efficiency (0.35) are H100's.
     const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
-    CHECK(a100.device.peak_tflops_fp8 == 0);
-    CHECK_FALSE(a100.device.fp8_gemm_shape.given());
-    CHECK(a100.device.gemm_shape.given());
-    CHECK(a100.device.gemm_shape.tiling.sms == 108);
-    CHECK(a100.device.framework_ns_per_token == 177.08);
-    CHECK(a100.device.attention_efficiency == 0.35);
-    CHECK(a100.device.efficiency_assumed_from == "h100-sxm");
-    CHECK(a100.device.hbm_capacity_bytes == 40.0 * 1073741824.0);
+    CHECK(a100.system.device.peak_tflops_fp8 == 0);
+    CHECK_FALSE(a100.system.device.fp8_gemm_shape.given());
+    CHECK(a100.system.device.gemm_shape.given());
+    CHECK(a100.system.device.gemm_shape.tiling.sms == 108);
+    CHECK(a100.system.device.framework_ns_per_token == 177.08);
+    CHECK(a100.system.device.attention_efficiency == 0.35);
+    CHECK(a100.system.device.efficiency_assumed_from == "h100-sxm");
+    CHECK(a100.system.device.hbm_capacity_bytes == 40.0 * 1073741824.0);
     // H200 borrows H100's BF16 and fp8 benchmarks with the SMs and tiles they were measured with.
-    CHECK(h200.device.fp8_gemm_shape.given());
-    CHECK(h200.device.gemm_shape.tiling.sms == 132);
+    CHECK(h200.system.device.fp8_gemm_shape.given());
+    CHECK(h200.system.device.gemm_shape.tiling.sms == 132);
     // NCCL's llMaxBws across nodes follows the host CPU: AMD 22.5 / 19.0, Intel 39.0 / 20.4.
-    CHECK(cluster("a100-80gb-sxm", 2).system.nccl->ll_max_bus_bandwidth == NcclPerNodeBucket{87.7, 22.5, 19.0});
-    CHECK(h200.system.nccl->ll_max_bus_bandwidth == NcclPerNodeBucket{141.0, 39.0, 20.4});
+    CHECK(cluster("a100-80gb-sxm", 2).system.nccl()->ll_max_bus_bandwidth == NcclPerNodeBucket{87.7, 22.5, 19.0});
+    CHECK(h200.system.nccl()->ll_max_bus_bandwidth == NcclPerNodeBucket{141.0, 39.0, 20.4});
     // Four GPUs per node with 8 NICs: one NIC per GPU at most; 8 GPUs on 4 NICs share two each.
     SystemSource four;
     four.gpu = "h100-sxm";
     four.nodes = 2;
     four.gpus_per_node = 8;
     four.nics_per_node = 4;
-    CHECK(resolve_system(four, kDirs).system.nccl->hardware.gpus_per_nic == 2);
+    CHECK(resolve_system(four, kDirs).system.nccl()->hardware.gpus_per_nic == 2);
 }
 
 TEST_CASE("a preset written out reads back as the same system") {

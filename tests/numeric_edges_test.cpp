@@ -344,13 +344,11 @@ TEST_CASE("numeric edge: a small ASTRA-sim 1.0 workload on the edge networks") {
                 const V1Workload w = parse_v1_workload_text(workload(s, gather), "edges.txt");
                 double slow_link = 0;
                 for (double bandwidth : kBandwidths) {
-                    const Network network = make_network(shape, bandwidth, 0);
-                    const SystemConfig system = make_system({AlgorithmKind::Ring, false}, shape.dims.size(), 0);
-                    const WorkloadGraph graph = build_v1_training_graph(w, network, 1);
+                    const System machine{make_network(shape, bandwidth, 0),
+                                         make_system({AlgorithmKind::Ring, false}, shape.dims.size(), 0), backend, {}};
+                    const WorkloadGraph graph = build_v1_training_graph(w, machine.network, 1);
                     EvaluationSystem eval;
-                    eval.network = &network;
-                    eval.system = &system;
-                    eval.backend = backend;
+                    eval.system = &machine;
                     const IterationReport r = make_iteration_report(graph, evaluate(graph, eval), 1);
                     ++runs;
                     const std::string here = shape.label + ", " + std::string(network_backend_name(backend)) + ", " +
@@ -399,15 +397,15 @@ TEST_CASE("numeric edge: predict for a small GPT at the NPU and link edges") {
                 for (double bandwidth : kBandwidths) {
                     PredictInputs in;
                     in.model = m;
-                    in.backend = backend;
+                    in.system.backend = backend;
                     // Nodes of 8 (or fewer) GPUs on a switch; NCCL's view needs its nodes on dimension 1.
                     const int per_node = std::min(npus, 8);
-                    in.network.dimensions.push_back({Topology::Switch, per_node, bandwidth, 0});
-                    if (npus > per_node) in.network.dimensions.push_back({Topology::Switch, npus / per_node, bandwidth, 0});
-                    in.system = make_system({AlgorithmKind::Ring, false}, in.network.dimensions.size(), 0);
-                    in.system.nccl = nccl_parameters();
-                    in.device.peak_tflops_bf16 = 989;
-                    in.device.hbm_gbps = 3350;
+                    in.system.network.dimensions.push_back({Topology::Switch, per_node, bandwidth, 0});
+                    if (npus > per_node) in.system.network.dimensions.push_back({Topology::Switch, npus / per_node, bandwidth, 0});
+                    in.system.config = make_system({AlgorithmKind::Ring, false}, in.system.network.dimensions.size(), 0);
+                    in.system.config.nccl = nccl_parameters();
+                    in.system.device.peak_tflops_bf16 = 989;
+                    in.system.device.hbm_gbps = 3350;
                     in.plan.dp = npus;
                     in.plan.zero = zero;
                     in.plan.mbs = 1;

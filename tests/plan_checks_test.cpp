@@ -93,7 +93,7 @@ TEST_CASE("plan rule: the sweep's timer is never reached with a plan the rules r
         PredictOptions o = options("llama2-7b", "hgx-h100");
         b.edit(o);
         const PredictInputs in = resolve_prediction(o, kPresets, kModels).inputs;
-        const std::vector<std::string> expected = plan_problems(in.model, in.plan, in.network.total_npus());
+        const std::vector<std::string> expected = plan_problems(in.model, in.plan, in.system.network.total_npus());
         REQUIRE(!expected.empty());
         CHECK(predict_without_schedule(in, scratch).plan_problems == expected);
         CHECK(predict(in).plan_problems == expected);

@@ -196,13 +196,13 @@ namespace {
 PredictInputs free_network_inputs(int pp, int micro_batches, int vpp) {
     PredictInputs in;
     in.model = gpt(8 * vpp, 1024, 16, 1, 512);
-    in.network.dimensions.push_back({Topology::Switch, pp, 1e12, 0});
-    for (auto& list : in.system.implementation) list.assign(1, {AlgorithmKind::Ring, false});
-    in.system.preferred_dataset_splits = 1;
-    in.system.active_chunks_per_dimension = 1;
-    in.system.local_mem_bw_gbps = 1e12;
-    in.device.peak_tflops_bf16 = 100;
-    in.device.hbm_gbps = 1e12;  // memory traffic is free too: only FLOPs take time
+    in.system.network.dimensions.push_back({Topology::Switch, pp, 1e12, 0});
+    for (auto& list : in.system.config.implementation) list.assign(1, {AlgorithmKind::Ring, false});
+    in.system.config.preferred_dataset_splits = 1;
+    in.system.config.active_chunks_per_dimension = 1;
+    in.system.config.local_mem_bw_gbps = 1e12;
+    in.system.device.peak_tflops_bf16 = 100;
+    in.system.device.hbm_gbps = 1e12;  // memory traffic is free too: only FLOPs take time
     in.plan.pp = pp;
     in.plan.dp = 1;
     in.plan.mbs = 1;
@@ -281,7 +281,7 @@ TEST_CASE("GEMMs by shape: the backward pass is the input- and weight-gradient G
     t.tiles = {{1, 1}};
     t.sms = 1;
     t.k_overhead = 512;
-    in.device.gemm_shape = {t, 1.0};
+    in.system.device.gemm_shape = {t, 1.0};
     const PredictResult r = predict(in);
     REQUIRE(r.plan_problems.empty());
     CHECK(r.step.backward_ns_per_microbatch - 2 * r.step.forward_ns_per_microbatch ==
@@ -289,7 +289,7 @@ TEST_CASE("GEMMs by shape: the backward pass is the input- and weight-gradient G
 
     SUBCASE("the framework term: t x tokens per layer and pass") {
         // 100 ns per token x 512 tokens x 8 layers = 409600 ns more in each pass.
-        in.device.framework_ns_per_token = 100;
+        in.system.device.framework_ns_per_token = 100;
         const PredictResult with = predict(in);
         CHECK(with.step.forward_ns_per_microbatch - r.step.forward_ns_per_microbatch == doctest::Approx(409600));
         CHECK(with.step.backward_ns_per_microbatch - r.step.backward_ns_per_microbatch == doctest::Approx(409600));

@@ -169,18 +169,18 @@ TEST_CASE("the evaluator: two traffic classes on one dimension share it, one cla
     // - two lanes (DP and PP traffic): the first [0, 660] at its own rate, the
     //   second at half rate while the first holds the links: 660 ns give 330
     //   of its work, the other 330 alone: [0, 990].
-    Network network;
+    System machine;
+    Network& network = machine.network;
     network.dimensions.push_back({Topology::Switch, 4, 1e9 / 1073741824.0, 5.0});
-    SystemConfig system;
+    SystemConfig& system = machine.config;
     for (auto& list : system.implementation) list.assign(1, {AlgorithmKind::Ring, false});
     system.preferred_dataset_splits = 1;
     system.active_chunks_per_dimension = 1;
     system.endpoint_delay_ns = 0;
     system.local_mem_bw_gbps = 1e12;
     EvaluationSystem eval;
-    eval.network = &network;
-    eval.system = &system;
-    eval.backend = NetworkBackend::AstraUnaware;
+    eval.system = &machine;
+    machine.backend = NetworkBackend::AstraUnaware;
     for (const int lanes : {1, 2}) {
         WorkloadGraph g;
         g.lanes = lanes;

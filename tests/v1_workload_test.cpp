@@ -21,8 +21,9 @@ namespace {
 // 400 GB/s, 936.25 ns; ring everywhere, 4 splits, 2 active chunks, endpoint
 // delay 10 ns, local-mem-bw 3350 GB/s.
 struct HgxH100 {
-    Network network;
-    SystemConfig system;
+    System machine;
+    Network& network = machine.network;
+    SystemConfig& system = machine.config;
     EvaluationSystem eval;
 
     HgxH100() {
@@ -34,9 +35,8 @@ struct HgxH100 {
         system.local_mem_bw_gbps = 3350;
         system.collective_optimization = CollectiveOptimization::LocalBWAware;
         system.scheduling_policy = SchedulingPolicy::LIFO;
-        eval.network = &network;
-        eval.system = &system;
-        eval.backend = NetworkBackend::AstraUnaware;
+        eval.system = &machine;
+        machine.backend = NetworkBackend::AstraUnaware;
     }
 
     RoleSummary run(const V1Workload& w, int passes) const {

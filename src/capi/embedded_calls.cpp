@@ -141,11 +141,11 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     ResolvedSystem sys = resolve_system(source, embedded_preset_dirs(&config, library_path));
     CollectiveQuery query;
     query.kind = *kind;
-    query.group = npus ? first_npus_group(sys.network, *npus, "npus") : whole_network_group(sys.network);
+    query.group = npus ? first_npus_group(sys.system.network, *npus, "npus") : whole_network_group(sys.system.network);
     std::vector<CollectiveRow> rows;
     for (std::uint64_t size : *sizes) {
         query.bytes = size;
-        rows.push_back({*kind, size, query.group.size(), sys.backend, collective_time(sys.network, sys.system, sys.backend, query)});
+        rows.push_back({*kind, size, query.group.size(), sys.system.backend, collective_time(sys.system, query)});
     }
     std::ostringstream out;
     write_collective_json(out, rows);

@@ -74,14 +74,13 @@ std::string astra_system_json(const SystemConfig& system, bool roofline_enabled)
 
 std::string astra_remote_memory_json() { return "{\"memory-type\": \"NO_MEMORY_EXPANSION\"}\n"; }
 
-void write_astra_configs(const std::string& directory, const Network& network, const SystemConfig& system,
-                         bool roofline_enabled) {
+void write_astra_configs(const std::string& directory, const System& system, bool roofline_enabled) {
     const std::filesystem::path dir(directory);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw InputError({directory, 0, 0, ""}, "cannot create the folder: " + ec.message());
-    write_text(dir / "network.yml", astra_network_yaml(network));
-    write_text(dir / "system.json", astra_system_json(system, roofline_enabled));
+    write_text(dir / "network.yml", astra_network_yaml(system.network));
+    write_text(dir / "system.json", astra_system_json(system.config, roofline_enabled));
     write_text(dir / "remote_memory.json", astra_remote_memory_json());
 }
 

@@ -14,8 +14,7 @@
 // remote_memory.json: NO_MEMORY_EXPANSION.
 #include <string>
 
-#include "network/network.h"
-#include "system/system_config.h"
+#include "compute/system.h"
 
 namespace dtcalc::chakra {
 
@@ -23,9 +22,8 @@ std::string astra_network_yaml(const Network& network);
 std::string astra_system_json(const SystemConfig& system, bool roofline_enabled);
 std::string astra_remote_memory_json();
 
-/// Writes the three files into `directory` (created if missing). Throws
-/// InputError naming the path when it cannot.
-void write_astra_configs(const std::string& directory, const Network& network, const SystemConfig& system,
-                         bool roofline_enabled);
+/// Writes the three files into `directory` (created if missing): the
+/// system's network and knobs. Throws InputError naming the path when it cannot.
+void write_astra_configs(const std::string& directory, const System& system, bool roofline_enabled);
 
 }  // namespace dtcalc::chakra

@@ -24,29 +24,31 @@ bool system_replay_only(const std::string& system_file) {
 
 AstraRun run_astra(const AstraRunFiles& files) {
     AstraRun run;
-    run.network = load_astra_network_yaml(files.network);
-    for (const std::string& w : implausible_links(run.network)) run.warnings.push_back(files.network + ": " + w);
-    run.system = load_astra_system_json(files.system, run.network.dimensions.size());
-    if (run.system.roofline_enabled && run.system.peak_perf_tflops <= 0)
+    System& system = run.system;
+    system.network = load_astra_network_yaml(files.network);
+    for (const std::string& w : implausible_links(system.network)) run.warnings.push_back(files.network + ": " + w);
+    system.config = load_astra_system_json(files.system, system.network.dimensions.size());
+    if (system.config.roofline_enabled && system.config.peak_perf_tflops <= 0)
         throw InputError({files.system, 0, 0, "peak-perf"}, "missing: roofline-enabled needs peak-perf (TFLOP/s)");
+    system.backend = files.backend;
+    system.device.peak_tflops_bf16 = system.config.peak_perf_tflops;
+    system.device.hbm_gbps = system.config.local_mem_bw_gbps;
     TimingModel model;
-    model.network = &run.network;
-    model.system = &run.system;
-    model.backend = files.backend;
+    model.system = &system;
     model.replay_only = system_replay_only(files.system);
     model.remote = load_remote_memory(files.remote_memory);
-    const long long npus = run.network.total_npus();
+    const long long npus = system.network.total_npus();
     const CommGroupTable groups = load_comm_groups(files.comm_groups, npus);
 
     DecodeOptions options;
-    options.tensors = run.system.track_local_mem;
+    options.tensors = system.config.track_local_mem;
     TraceSet traces = load_trace_set(files.workload, npus, options, files.threads);
     run.trace = build_trace_graph(std::move(traces), groups, model);
 
-    EvaluationSystem eval = roofline_evaluation(run.network, run.system, files.backend);
+    EvaluationSystem eval = roofline_evaluation(system);
     eval.issue = IssuePolicy::ReadyLowestIndex;
     run.schedule = evaluate(run.trace.graph, eval);
-    run.ranks = astra_statistics(run.trace, run.schedule, run.system);
+    run.ranks = astra_statistics(run.trace, run.schedule, system.config);
     return run;
 }
 

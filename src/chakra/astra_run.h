@@ -15,10 +15,9 @@
 
 #include "chakra/trace_graph.h"
 #include "collective/backend.h"
-#include "network/network.h"
+#include "compute/system.h"
 #include "report/astra_log.h"
 #include "schedule/evaluate.h"
-#include "system/system_config.h"
 
 namespace dtcalc::chakra {
 
@@ -33,8 +32,7 @@ struct AstraRunFiles {
 };
 
 struct AstraRun {
-    Network network;
-    SystemConfig system;
+    System system;  ///< the files' network and knobs, the backend asked for; the device is peak-perf and local-mem-bw
     TraceGraph trace;
     Schedule schedule;
     std::vector<AstraRankStats> ranks;  ///< one per NPU, rank order

@@ -46,8 +46,8 @@ std::vector<int> roles_of_ranks(const WorkloadGraph& graph, long long npus) {
 }
 
 // The op's time as `evaluate` prices it.
-std::vector<double> op_times(const WorkloadGraph& graph, const Network& network, const SystemConfig& system,
-                             NetworkBackend backend) {
+std::vector<double> op_times(const WorkloadGraph& graph, const System& on) {
+    const SystemConfig& system = on.config;
     ComputeDevice device;
     device.peak_tflops = system.peak_perf_tflops;
     device.mem_bw_gbps = system.local_mem_bw_gbps;
@@ -75,7 +75,7 @@ std::vector<double> op_times(const WorkloadGraph& graph, const Network& network,
                 auto found = cache.find(key);
                 if (found == cache.end()) {
                     const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)], {}};
-                    found = cache.emplace(key, collective_time(network, system, backend, q).time_ns).first;
+                    found = cache.emplace(key, collective_time(on, q).time_ns).first;
                 }
                 ns[i] = found->second;
                 break;
@@ -142,9 +142,10 @@ std::int64_t comm_type_of(CollectiveKind kind) {
 
 }  // namespace
 
-ExportSummary export_chakra(const WorkloadGraph& graph, const Network& network, const SystemConfig& system,
-                            NetworkBackend backend, const std::string& prefix, const std::string& comm_group_file,
-                            const ExportOptions& options) {
+ExportSummary export_chakra(const WorkloadGraph& graph, const System& on, const std::string& prefix,
+                            const std::string& comm_group_file, const ExportOptions& options) {
+    const Network& network = on.network;
+    const SystemConfig& system = on.config;
     const long long npus = network.total_npus();
     if (npus > options.max_npus)
         fail("the network has " + std::to_string(npus) + " NPUs; writing one trace file per NPU is limited to " +
@@ -166,7 +167,7 @@ ExportSummary export_chakra(const WorkloadGraph& graph, const Network& network, 
                 fail(graph.op_label(static_cast<int>(i)) + " depends on an op of another role (Chakra dependencies stay within one NPU)");
         ops_of[static_cast<std::size_t>(op.role)].push_back(static_cast<int>(i));
     }
-    const std::vector<double> ns = op_times(graph, network, system, backend);
+    const std::vector<double> ns = op_times(graph, on);
     const std::vector<std::uint64_t> message = message_sizes(graph);
     bool any_compute = false, all_roofline = true;
     for (const Op& op : graph.ops)

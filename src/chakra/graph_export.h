@@ -29,9 +29,7 @@
 #include <cstdint>
 #include <string>
 
-#include "collective/backend.h"
-#include "network/network.h"
-#include "system/system_config.h"
+#include "compute/system.h"
 #include "workload/workload_graph.h"
 
 namespace dtcalc::chakra {
@@ -52,8 +50,7 @@ struct ExportSummary {
 /// Writes PREFIX.<rank>.et for every NPU and the comm-group JSON at
 /// `comm_group_file`. Throws InputError when the roles do not fit the
 /// network, a dependency crosses roles, or a file cannot be written.
-ExportSummary export_chakra(const WorkloadGraph& graph, const Network& network, const SystemConfig& system,
-                            NetworkBackend backend, const std::string& prefix, const std::string& comm_group_file,
-                            const ExportOptions& options = {});
+ExportSummary export_chakra(const WorkloadGraph& graph, const System& system, const std::string& prefix,
+                            const std::string& comm_group_file, const ExportOptions& options = {});
 
 }  // namespace dtcalc::chakra

@@ -27,13 +27,13 @@ CollectiveKind engine_kind(CommType type) {
 
 // One message on the network: the dimension the two NPUs are charged to.
 double message_ns(const TimingModel& model, std::int64_t src, std::int64_t dst, std::uint64_t bytes) {
-    const Network& network = *model.network;
+    const Network& network = model.system->network;
     const int dim = network.charged_dimension(src, dst);
     if (dim < 0) return 0;
     const Dimension& d = network.dimensions[static_cast<std::size_t>(dim)];
     const int hops = network.hops(src, dst);
     const double serialization = static_cast<double>(bytes) / astra_bytes_per_ns(d.bandwidth_gbps);
-    if (model.backend == NetworkBackend::AstraAware) return hops * std::floor(d.latency_ns + serialization);
+    if (model.system->backend == NetworkBackend::AstraAware) return hops * std::floor(d.latency_ns + serialization);
     return std::floor(hops * d.latency_ns + serialization);
 }
 
@@ -52,7 +52,7 @@ double replay_time(const TraceNode& node) {
 
 CompTime comp_time(const TimingModel& model, const TraceNode& node) {
     CompTime t;
-    const SystemConfig& sys = *model.system;
+    const SystemConfig& sys = model.system->config;
     if (!sys.roofline_enabled || node.is_cpu_op || model.replay_only) {
         t.ns = replay_time(node);
         return t;
@@ -76,7 +76,7 @@ CompTime comp_time(const TimingModel& model, const TraceNode& node) {
 }
 
 CollectiveTimes collective_time_all(const TimingModel& model, CommType type, std::uint64_t comm_size) {
-    const CommGroup group = whole_network_group(*model.network);
+    const CommGroup group = whole_network_group(model.system->network);
     std::uint64_t bytes = comm_size;
     if (type == CommType::AllGather) {
         // comm_size <= 2^50 and the group <= 2^24 NPUs: checked before the product is formed.
@@ -87,7 +87,7 @@ CollectiveTimes collective_time_all(const TimingModel& model, CommType type, std
                                  std::to_string(npus) + " NPUs gathers more than 1 PiB (2^50 B, the largest size accepted)");
         bytes = comm_size * npus;
     }
-    CollectiveResult r = collective_time(*model.network, *model.system, model.backend, {engine_kind(type), bytes, group, {}});
+    CollectiveResult r = collective_time(*model.system, {engine_kind(type), bytes, group, {}});
     return {r.time_ns, std::move(r.rank_finish_ns)};
 }
 
@@ -95,7 +95,7 @@ double collective_time_group(const TimingModel& model, CommType type, std::uint6
                              std::span<const int> ranks, int position) {
     const std::uint64_t n = ranks.size();
     if (n <= 1) return 0;
-    const SystemConfig& sys = *model.system;
+    const SystemConfig& sys = model.system->config;
     const std::uint64_t splits = static_cast<std::uint64_t>(sys.preferred_dataset_splits);
     std::uint64_t chunk = comm_size / splits;
     if (type != CommType::AllGather) chunk = std::max(chunk, n);
@@ -120,9 +120,9 @@ double collective_time_group(const TimingModel& model, CommType type, std::uint6
     ns += laps * lap;
     for (std::uint64_t k = 0; k < steps % n; ++k) ns += link[(me + n - k) % n];
     // Chunks through the one queue of the ring, `active` at a time.
-    const int dim = std::max(0, model.network->charged_dimension(ranks[(me + n - 1) % n], ranks[me]));
+    const int dim = std::max(0, model.system->network.charged_dimension(ranks[(me + n - 1) % n], ranks[me]));
     const double serialization =
-        link_serialization_ns(model.network->dimensions[static_cast<std::size_t>(dim)], model.backend, message);
+        link_serialization_ns(model.system->network.dimensions[static_cast<std::size_t>(dim)], model.system->backend, message);
     const std::vector<PipelinePhase> phases{{0, ns, serialization}};
     return run_chunk_pipeline(phases, sys.preferred_dataset_splits, sys.active_chunks_per_dimension).total_ns;
 }
@@ -134,14 +134,14 @@ double send_time(const TimingModel& model, std::int64_t src, std::int64_t dst, s
 double memory_time(const TimingModel& model, std::uint64_t bytes) {
     const double b = static_cast<double>(bytes);
     switch (model.remote.kind) {
-        case RemoteMemoryKind::None: return std::floor(b / model.system->local_mem_bw_gbps);
+        case RemoteMemoryKind::None: return std::floor(b / model.system->config.local_mem_bw_gbps);
         case RemoteMemoryKind::PerNpu:
             return model.remote.latency_ns + std::floor(b / (model.remote.bandwidth_gbps * 1e9) * 1e9);
         case RemoteMemoryKind::PerNode:
             return model.remote.npus_per_node *
                    (model.remote.latency_ns + std::floor(b / (model.remote.bandwidth_gbps * 1e9) * 1e9));
         case RemoteMemoryKind::Pool:
-            return static_cast<double>(model.network->total_npus()) *
+            return static_cast<double>(model.system->network.total_npus()) *
                    (model.remote.latency_ns + std::floor(b / (model.remote.bandwidth_gbps * 1e9) * 1e9));
     }
     return 0;

@@ -50,16 +50,12 @@
 
 #include "chakra/remote_memory.h"
 #include "chakra/trace_decoder.h"
-#include "collective/backend.h"
-#include "network/network.h"
-#include "system/system_config.h"
+#include "compute/system.h"
 
 namespace dtcalc::chakra {
 
 struct TimingModel {
-    const Network* network = nullptr;
-    const SystemConfig* system = nullptr;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    const System* system = nullptr;  ///< network, knobs and backend
     bool replay_only = false;  ///< system JSON "replay-only": every node replays its duration
     RemoteMemory remote;
 };

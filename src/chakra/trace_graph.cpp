@@ -83,7 +83,7 @@ private:
         g.role_npus.assign(static_cast<std::size_t>(roles_), 0);
         for (int role : role_of_rank_) ++g.role_npus[static_cast<std::size_t>(role)];
         g.rank_role = role_of_rank_;
-        everyone_ = g.add_group(whole_network_group(*model_.network));
+        everyone_ = g.add_group(whole_network_group(model_.system->network));
         out_.role_ops.push_back(0);
         out_.invalid_nodes.assign(static_cast<std::size_t>(roles_), 0);
         CollectiveSyncs syncs(index_, groups_, role_of_rank_, out_.representative);

@@ -88,7 +88,7 @@ void run(const AstraOptions& options) {
     } else if (options.format == "csv") {
         write_astra_csv(std::cout, result.ranks);
     } else {
-        const AstraRunSummary summary{files.workload, result.network.total_npus(), result.trace.graph.roles,
+        const AstraRunSummary summary{files.workload, result.system.network.total_npus(), result.trace.graph.roles,
                                       result.trace.traces.nodes};
         write_astra_json(std::cout, summary, result.ranks);
     }

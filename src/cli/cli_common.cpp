@@ -33,9 +33,9 @@ NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo
     NcclForce force;
     if (algo.empty() && proto.empty()) return force;
     const char* flag = algo.empty() ? "--proto" : "--algo";
-    if (system.backend != NetworkBackend::Nccl || !system.system.nccl)
+    if (system.system.backend != NetworkBackend::Nccl || !system.system.nccl())
         throw InputError({flag, 0, 0, ""}, "applies to the nccl backend only (this system uses " +
-                                               std::string(network_backend_name(system.backend)) + ")");
+                                               std::string(network_backend_name(system.system.backend)) + ")");
     if (!algo.empty()) {
         const auto parsed = parse_nccl_algorithm(algo);
         if (!parsed) throw InputError({"--algo", 0, 0, ""}, "expected ring, tree, nvls, nvls-tree or pat, got '" + algo + "'");

@@ -140,8 +140,8 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     const WarningsAtEnd warnings(sys.warnings);
     // The nccl backend on constants borrowed from other hardware says so (stderr, after the result).
     std::vector<std::string> assumed;
-    if (sys.backend == NetworkBackend::Nccl && sys.system.nccl)
-        for (const std::string& a : sys.system.nccl->assumed) assumed.push_back("nccl backend: " + a + ", unvalidated");
+    if (sys.system.backend == NetworkBackend::Nccl && sys.system.nccl())
+        for (const std::string& a : sys.system.nccl()->assumed) assumed.push_back("nccl backend: " + a + ", unvalidated");
     const WarningsAtEnd notes(assumed, "note");
     const bool shaped = !options.nodes.empty() || options.gpus_per_node;
     if (shaped && !npus_text.empty())
@@ -151,26 +151,27 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     // One group per count (one, when no count is given): the first N NPUs of
     // the network, or the network shaped to N nodes.
     struct Case {
-        Network network;
+        System system;  ///< a catalogue cluster's NCCL facts follow its shape
         CommGroup group;
-        SystemConfig system;  ///< a catalogue cluster's NCCL facts follow its shape
     };
     std::vector<Case> cases;
     if (!options.nodes.empty()) {
         for (long long n : counts_of(options.nodes, "--nodes")) {
-            ResolvedSystem built = from_catalogue ? cluster(n) : ResolvedSystem{};
-            Network network = from_catalogue ? built.network : shape_cluster(sys.network, n, options.gpus_per_node);
-            CommGroup group = whole_network_group(network);
-            cases.push_back({std::move(network), std::move(group), from_catalogue ? built.system : sys.system});
+            System system = from_catalogue ? cluster(n).system : sys.system;
+            if (!from_catalogue) system.network = shape_cluster(sys.system.network, n, options.gpus_per_node);
+            CommGroup group = whole_network_group(system.network);
+            cases.push_back({std::move(system), std::move(group)});
         }
     } else {
-        const Network network = shaped && !from_catalogue ? shape_cluster(sys.network, std::nullopt, options.gpus_per_node)
-                                                          : sys.network;
+        System system = sys.system;
+        if (shaped && !from_catalogue)
+            system.network = shape_cluster(sys.system.network, std::nullopt, options.gpus_per_node);
         if (npus_text.empty()) {
-            cases.push_back({network, whole_network_group(network), sys.system});
+            CommGroup group = whole_network_group(system.network);
+            cases.push_back({std::move(system), std::move(group)});
         } else {
             for (long long n : counts_of(npus_text, npus_flag))
-                cases.push_back({network, first_npus_group(network, n, npus_flag), sys.system});
+                cases.push_back({system, first_npus_group(system.network, n, npus_flag)});
         }
     }
     if (cases.size() * sizes.size() > 65536)
@@ -186,8 +187,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         query.group = c.group;
         for (std::uint64_t size : sizes) {
             query.bytes = size;
-            rows.push_back({*kind, size, query.group.size(), sys.backend,
-                            collective_time(c.network, c.system, sys.backend, query)});
+            rows.push_back({*kind, size, query.group.size(), c.system.backend, collective_time(c.system, query)});
         }
     }
     // Where congestion comes from, at the largest size (and count); worked out
@@ -196,7 +196,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     if (options.links && !rows.empty()) {
         query.bytes = rows.back().size_bytes;
         query.group = cases.back().group;
-        links = collective_links(cases.back().network, cases.back().system, sys.backend, query, rows.back().result, 5);
+        links = collective_links(cases.back().system, query, rows.back().result, 5);
     }
     if (!options.plot.empty())
         write_svg_file(options.plot, collective_plot_svg(collective_plot_from_rows(rows, sys.label)), "--plot");

@@ -31,9 +31,7 @@ struct ExportCommand {
 
 struct ExportedWorkload {
     WorkloadGraph graph;
-    Network network;
-    SystemConfig system;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    System system;
 };
 
 ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& preset_dirs,
@@ -53,10 +51,8 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
         source.gpus_per_node = options.gpus_per_node;
         ResolvedSystem sys = resolve_system(source, preset_dirs);
         const WarningsAtEnd warnings(sys.warnings);
-        w.graph = build_v1_training_graph(parse_v1_workload(c.workload), sys.network, c.passes);
-        w.network = std::move(sys.network);
+        w.graph = build_v1_training_graph(parse_v1_workload(c.workload), sys.system.network, c.passes);
         w.system = std::move(sys.system);
-        w.backend = sys.backend;
         return w;
     }
     options.preset = c.system.preset;
@@ -72,9 +68,7 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
     check_plan(resolved.inputs);
     PredictResult result = predict(resolved.inputs);
     w.graph = std::move(result.step.graph);
-    w.network = resolved.inputs.network;
     w.system = resolved.inputs.system;
-    w.backend = resolved.inputs.backend;
     return w;
 }
 
@@ -84,13 +78,13 @@ void run(const ExportCommand& c, const std::vector<std::string>& preset_dirs, co
     const std::string groups = c.comm_groups.empty() ? c.output + ".json" : c.comm_groups;
     chakra::ExportOptions options;
     options.dtcalc_durations = !c.no_durations;
-    const chakra::ExportSummary s = chakra::export_chakra(w.graph, w.network, w.system, w.backend, c.output, groups, options);
+    const chakra::ExportSummary s = chakra::export_chakra(w.graph, w.system, c.output, groups, options);
     std::string text = fmt::format("wrote {} traces ({} to {}, {} nodes, {} role{}) and {} ({} communicator group{})\n",
                                    s.npus, chakra::rank_file(c.output, 0), chakra::rank_file(c.output, s.npus - 1), s.nodes,
                                    s.roles, s.roles == 1 ? "" : "s", groups, s.comm_groups, s.comm_groups == 1 ? "" : "s");
     std::string configs_flags = "--system-configuration SYSTEM.json --network-configuration NETWORK.yml";
     if (!c.configs.empty()) {
-        chakra::write_astra_configs(c.configs, w.network, w.system, s.roofline);
+        chakra::write_astra_configs(c.configs, w.system, s.roofline);
         text += fmt::format("wrote {0}/network.yml, {0}/system.json, {0}/remote_memory.json\n", c.configs);
         configs_flags = fmt::format(
             "--system-configuration {0}/system.json --network-configuration {0}/network.yml "

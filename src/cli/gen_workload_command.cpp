@@ -83,16 +83,16 @@ void print_report(const GenWorkloadOptions& o, const V1Workload& workload, const
                   OutputFormat format) {
     WorkloadGraph graph;
     try {
-        graph = build_v1_training_graph(workload, sys.network, o.passes);
+        graph = build_v1_training_graph(workload, sys.system.network, o.passes);
     } catch (const InputError& e) {  // the groups do not fit the network: a matter of --packages
         throw InputError({"--packages", 0, 0, ""}, e.detail());
     }
-    const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
+    const EvaluationSystem eval = roofline_evaluation(sys.system);
     const Schedule schedule = evaluate(graph, eval);
     IterationReport report = make_iteration_report(graph, schedule, o.passes);
     report.workload = std::filesystem::path(o.output.empty() ? o.mnk : o.output).filename().string();
     report.system_label = sys.label;
-    report.backend = std::string(network_backend_name(sys.backend));
+    report.backend = std::string(network_backend_name(sys.system.backend));
     switch (format) {
         case OutputFormat::Table: write_iteration_table(std::cout, report, unit); break;
         case OutputFormat::Csv: write_iteration_csv(std::cout, report, unit); break;
@@ -129,7 +129,7 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
     plan.strategy = *strategy;
     plan.packages = o.packages;
     if (sys) {
-        const std::int64_t total = sys->network.total_npus();
+        const std::int64_t total = sys->system.network.total_npus();
         if (o.npus != 0 && o.npus != total)
             throw InputError({"--npus", 0, 0, ""}, std::to_string(o.npus) + ", but the network has " + std::to_string(total) +
                                                        " NPUs (leave --npus out to use them all)");
@@ -145,8 +145,8 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
         compute.device = parse_array_flags(o);
     } else {
         ComputeDevice device;
-        device.peak_tflops = sys->system.peak_perf_tflops;
-        device.mem_bw_gbps = sys->system.local_mem_bw_gbps;
+        device.peak_tflops = sys->system.config.peak_perf_tflops;
+        device.mem_bw_gbps = sys->system.config.local_mem_bw_gbps;
         // A preset that describes its accelerator in [compute] (hgx-h100 and
         // the other GPU presets) rather than by ASTRA-sim's peak-perf: the
         // dense peak of the datatype's precision and the HBM bandwidth.

@@ -40,15 +40,15 @@ void run_workload(const RunOptions& options, const std::vector<std::string>& pre
     const WarningsAtEnd warnings(sys.warnings);
     const V1Workload workload = parse_v1_workload(options.workload);
     check_layer_passes(options.passes, workload.layers.size());
-    const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, options.passes);
+    const WorkloadGraph graph = build_v1_training_graph(workload, sys.system.network, options.passes);
 
-    const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
+    const EvaluationSystem eval = roofline_evaluation(sys.system);
     const Schedule schedule = evaluate(graph, eval);
 
     IterationReport report = make_iteration_report(graph, schedule, options.passes);
     report.workload = std::filesystem::path(options.workload).filename().string();
     report.system_label = sys.label;
-    report.backend = std::string(network_backend_name(sys.backend));
+    report.backend = std::string(network_backend_name(sys.system.backend));
 
     if (!options.layers_csv.empty()) {
         std::ofstream out = open_output(options.layers_csv, "--layers");

@@ -139,6 +139,13 @@ TrainingDevice Preset::training_device() const {
     return d;
 }
 
+System Preset::as_system() const& { return {network, system, backend, training_device()}; }
+
+System Preset::as_system() && {
+    TrainingDevice device = training_device();
+    return {std::move(network), std::move(system), backend, std::move(device)};
+}
+
 namespace {
 
 // The keys of a preset composed of catalogue items.

@@ -7,6 +7,7 @@
 
 #include "collective/backend.h"
 #include "collective/nccl/nccl_parameters.h"
+#include "compute/system.h"
 #include "compute/training_device.h"
 #include "config/calibration_table.h"
 #include "config/config_value.h"
@@ -74,6 +75,10 @@ struct Preset {
 
     /// The device `predict` times compute on (see ComputeSpec).
     TrainingDevice training_device() const;
+    /// The system the preset describes: its network, system knobs, backend
+    /// and device (the rvalue form moves the network and knobs out).
+    System as_system() const&;
+    System as_system() &&;
 };
 
 /// `name_or_path` is a file path (it contains '/' or ends in ".toml") or a

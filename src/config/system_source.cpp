@@ -85,44 +85,39 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         ClusterChoice chosen;
         Preset preset = preset_from_config(compose_cluster(cluster_request(options), preset_dirs, &chosen), "");
         out.label = cluster_label(chosen);
-        out.device = preset.training_device();
-        out.network = std::move(preset.network);
-        out.system = std::move(preset.system);
-        out.backend = preset.backend;
+        out.system = std::move(preset).as_system();
         out.from_catalogue = true;
     } else if (!options.preset.empty()) {
         Preset preset = load_preset(options.preset, preset_dirs);
-        out.device = preset.training_device();
-        out.network = std::move(preset.network);
-        out.system = std::move(preset.system);
-        out.backend = preset.backend;
+        out.system = std::move(preset).as_system();
         out.label = "preset " + preset.name;
     } else if (files) {
         if (options.network_file.empty())
             throw OptionError("network", "missing: a system file needs a network file too");
         if (options.system_file.empty())
             throw OptionError("system", "missing: a network file needs a system file too");
-        out.network = load_astra_network_yaml(options.network_file);
-        for (const std::string& w : implausible_links(out.network)) out.warnings.push_back(options.network_file + ": " + w);
-        out.system = load_astra_system_json(options.system_file, out.network.dimensions.size());
-        out.backend = NetworkBackend::AstraUnaware;
-        out.device.peak_tflops_bf16 = out.system.peak_perf_tflops;
-        out.device.hbm_gbps = out.system.local_mem_bw_gbps;
+        System& system = out.system;
+        system.network = load_astra_network_yaml(options.network_file);
+        for (const std::string& w : implausible_links(system.network)) out.warnings.push_back(options.network_file + ": " + w);
+        system.config = load_astra_system_json(options.system_file, system.network.dimensions.size());
+        system.backend = NetworkBackend::AstraUnaware;
+        system.device.peak_tflops_bf16 = system.config.peak_perf_tflops;
+        system.device.hbm_gbps = system.config.local_mem_bw_gbps;
         out.label = fs::path(options.network_file).filename().string() + " + " +
                     fs::path(options.system_file).filename().string();
     } else {
         throw OptionError("preset", "missing: give a preset, or a network file and a system file");
     }
     if (!cluster && (options.nodes || options.gpus_per_node))
-        out.network = shape_cluster(std::move(out.network), options.nodes, options.gpus_per_node);
+        out.system.network = shape_cluster(std::move(out.system.network), options.nodes, options.gpus_per_node);
     if (!options.backend.empty()) {
         const auto backend = parse_network_backend(options.backend);
         if (!backend)
             throw OptionError("backend",
                              "expected astra-unaware, astra-aware or nccl, got '" + options.backend + "'");
-        out.backend = *backend;
+        out.system.backend = *backend;
     }
-    if (out.backend == NetworkBackend::Nccl && !out.system.nccl)
+    if (out.system.backend == NetworkBackend::Nccl && !out.system.nccl())
         throw OptionError("backend",
                          "nccl needs a preset with an [nccl] table (e.g. hgx-h100, dgx-a100, h100-ib-ndr400, "
                          "a100-ib-hdr200)");

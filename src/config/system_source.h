@@ -5,11 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "collective/backend.h"
+#include "compute/system.h"
 #include "config/hardware_catalogue.h"
-#include "compute/training_device.h"
-#include "network/network.h"
-#include "system/system_config.h"
 
 namespace dtcalc {
 
@@ -30,14 +27,12 @@ struct SystemSource {
 /// nodes, GPUs and NICs per node, backend).
 ClusterRequest cluster_request(const SystemSource& source);
 
+/// A system as a source gave it: the System, and how reports name it.
 struct ResolvedSystem {
-    Network network;
-    SystemConfig system;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    /// The device: the preset's or cluster's, or for ASTRA-sim files their
+    /// peak-perf and local-mem-bw.
+    System system;
     std::string label;  ///< how reports name it
-    /// The accelerator: the preset's or cluster's device, or for ASTRA-sim
-    /// files their peak-perf and local-mem-bw.
-    TrainingDevice device;
     /// The cluster was built from --gpu (nodes and GPUs per node are part of it).
     bool from_catalogue = false;
     /// ASTRA-sim network files only: "FILE: dimension 0 (Ring): latency ..."

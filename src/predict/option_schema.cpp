@@ -42,20 +42,20 @@ void set_model(ModelSpec& m, const OptionValue& v) {
 }
 
 void scale_bandwidth(PredictInputs& in, int, double v) {
-    for (Dimension& d : in.network.dimensions) d.bandwidth_gbps *= v;
+    for (Dimension& d : in.system.network.dimensions) d.bandwidth_gbps *= v;
 }
 void scale_latency(PredictInputs& in, int, double v) {
-    for (Dimension& d : in.network.dimensions) d.latency_ns *= v;
+    for (Dimension& d : in.system.network.dimensions) d.latency_ns *= v;
 }
 void scale_compute(PredictInputs& in, int, double v) {
-    in.device.peak_tflops_bf16 *= v;
-    in.device.peak_tflops_fp8 *= v;
+    in.system.device.peak_tflops_bf16 *= v;
+    in.system.device.peak_tflops_fp8 *= v;
 }
 void set_bandwidth(PredictInputs& in, int dimension, double v) {
-    in.network.dimensions[static_cast<std::size_t>(dimension)].bandwidth_gbps = v;
+    in.system.network.dimensions[static_cast<std::size_t>(dimension)].bandwidth_gbps = v;
 }
 void set_latency(PredictInputs& in, int dimension, double v) {
-    in.network.dimensions[static_cast<std::size_t>(dimension)].latency_ns = v;
+    in.system.network.dimensions[static_cast<std::size_t>(dimension)].latency_ns = v;
 }
 
 bool is_schedule(std::string_view t) { return parse_pipeline_schedule(t).has_value(); }

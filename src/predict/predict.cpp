@@ -18,16 +18,14 @@ std::string gib(double bytes) {
 
 PredictResult predict(const PredictInputs& in) {
     PredictResult r;
-    r.npus = in.network.total_npus();
+    r.npus = in.system.network.total_npus();
     r.plan_problems = plan_problems(in.model, in.plan, r.npus);
     if (!r.plan_problems.empty()) return r;
 
-    TrainingStepInputs step_in{&in.model, &in.plan, &in.device, &in.network, &in.system, in.backend};
+    TrainingStepInputs step_in{&in.model, &in.plan, &in.system};
     r.step = build_training_step(step_in);
     EvaluationSystem eval;
-    eval.network = &in.network;
     eval.system = &in.system;
-    eval.backend = in.backend;
     r.schedule = evaluate(r.step.graph, eval);
 
     r.iteration_ns = r.schedule.wall_ns;
@@ -49,7 +47,7 @@ PredictResult predict(const PredictInputs& in) {
     }
     set_time_accounts(accounts.finish(role.wall_ns), r);
 
-    complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
+    complete_prediction(in.model, in.plan, in.system.device, in.memory_limit_bytes, r);
     return r;
 }
 

@@ -7,15 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "collective/backend.h"
-#include "compute/training_device.h"
+#include "compute/system.h"
 #include "memory/memory_model.h"
 #include "model/model_spec.h"
-#include "network/network.h"
 #include "plan/parallel_plan.h"
 #include "predict/time_accounts.h"
 #include "schedule/evaluate.h"
-#include "system/system_config.h"
 #include "workload/training_step.h"
 
 namespace dtcalc {
@@ -23,10 +20,7 @@ namespace dtcalc {
 struct PredictInputs {
     ModelSpec model;
     ParallelPlan plan;
-    TrainingDevice device;
-    Network network;
-    SystemConfig system;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
+    System system;  ///< network, knobs, backend and device
     double memory_limit_bytes = 0;  ///< 0: the device's capacity (or none when unknown)
 };
 

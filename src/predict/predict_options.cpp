@@ -62,20 +62,17 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     sys.nics_per_node = o.nics_per_node;
     sys.nodes = o.nodes;
     sys.gpus_per_node = o.gpus_per_node;
-    const ResolvedSystem resolved = resolve_system(sys, preset_dirs);
-    in.network = resolved.network;
-    in.system = resolved.system;
-    in.backend = resolved.backend;
+    ResolvedSystem resolved = resolve_system(sys, preset_dirs);
+    in.system = std::move(resolved.system);
     out.system_label = resolved.label;
     out.warnings = resolved.warnings;
-    out.backend_label = std::string(network_backend_name(resolved.backend));
-    in.device = resolved.device;
+    out.backend_label = std::string(network_backend_name(in.system.backend));
 
     out.framework = read_framework_defaults(load_framework(o.framework, framework_dirs(preset_dirs)));
     PredictOptions with_defaults = o;
     apply_framework_defaults(with_defaults, out.framework);
-    in.plan = resolve_plan(with_defaults, in.model, in.network.total_npus());
-    check_precision(in.plan, in.device);
+    in.plan = resolve_plan(with_defaults, in.model, in.system.network.total_npus());
+    check_precision(in.plan, in.system.device);
     in.memory_limit_bytes = resolve_memory_limit(with_defaults);
     return out;
 }
@@ -127,7 +124,7 @@ void check_precision(const ParallelPlan& plan, const TrainingDevice& device) {
 }
 
 void check_plan(const PredictInputs& in) {
-    const std::vector<std::string> problems = plan_problems(in.model, in.plan, in.network.total_npus());
+    const std::vector<std::string> problems = plan_problems(in.model, in.plan, in.system.network.total_npus());
     if (problems.empty()) return;
     std::string all;
     for (const std::string& p : problems) all += (all.empty() ? "" : "; ") + p;

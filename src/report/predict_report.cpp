@@ -57,7 +57,7 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     fmt::print(out, "  {:<26} {:>18}   ({:.1f} per GPU)\n", in.model.sample + "s/s", fmt::format("{:.0f}", r.tokens_per_s),
                r.tokens_per_s_per_gpu);
     fmt::print(out, "  {:<26} {:>18}   (MFU {:.1f} % of {:.0f} TFLOP/s {})\n", "model TFLOP/s per GPU",
-               fmt::format("{:.1f}", r.model_tflops_per_gpu), 100 * r.mfu, in.device.peak_tflops(in.plan.precision),
+               fmt::format("{:.1f}", r.model_tflops_per_gpu), 100 * r.mfu, in.system.device.peak_tflops(in.plan.precision),
                precision_name(in.plan.precision));
     fmt::print(out, "  {:<26} {:>18}\n", "compute time", t(r.compute_ns));
     fmt::print(out, "  {:<26} {:>18}\n", "communication time", t(r.comm_ns));
@@ -93,9 +93,9 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     } else {
         for (const std::string& reason : r.infeasible_reasons) fmt::print(out, "  {:<26} {:>18}   {}\n", "feasible", "NO", reason);
     }
-    if (!in.device.efficiency_assumed_from.empty())
+    if (!in.system.device.efficiency_assumed_from.empty())
         fmt::print(out, "  note: efficiency assumed from {}, unvalidated (no measured kernel efficiencies for this "
-                        "device)\n", in.device.efficiency_assumed_from);
+                        "device)\n", in.system.device.efficiency_assumed_from);
 }
 
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
@@ -141,9 +141,9 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     fmt::print(out, "  \"feasible\": {}, \"infeasible_reasons\": [", r.feasible ? "true" : "false");
     for (std::size_t i = 0; i < r.infeasible_reasons.size(); ++i) out << (i ? ", " : "") << json_string(r.infeasible_reasons[i]);
     out << "]";
-    if (!in.device.efficiency_assumed_from.empty())
+    if (!in.system.device.efficiency_assumed_from.empty())
         out << ",\n  \"efficiency_note\": "
-            << json_string("efficiency assumed from " + in.device.efficiency_assumed_from + ", unvalidated");
+            << json_string("efficiency assumed from " + in.system.device.efficiency_assumed_from + ", unvalidated");
     out << "\n}\n";
 }
 

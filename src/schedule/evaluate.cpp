@@ -17,13 +17,11 @@
 
 namespace dtcalc {
 
-EvaluationSystem roofline_evaluation(const Network& network, const SystemConfig& system, NetworkBackend backend) {
+EvaluationSystem roofline_evaluation(const System& system) {
     EvaluationSystem eval;
-    eval.network = &network;
     eval.system = &system;
-    eval.backend = backend;
-    eval.device.peak_tflops = system.peak_perf_tflops;
-    eval.device.mem_bw_gbps = system.local_mem_bw_gbps;
+    eval.device.peak_tflops = system.config.peak_perf_tflops;
+    eval.device.mem_bw_gbps = system.config.local_mem_bw_gbps;
     return eval;
 }
 
@@ -114,7 +112,7 @@ Schedule evaluate(const WorkloadGraph& graph, const EvaluationSystem& sys) {
     out.roles.assign(static_cast<std::size_t>(graph.roles), {});
 
     // Stream state per role: compute, memory, one per network dimension and lane.
-    const int dims = static_cast<int>(sys.network->dimensions.size());
+    const int dims = static_cast<int>(sys.system->network.dimensions.size());
     const int lanes = std::max(1, graph.lanes);
     const int streams_per_role = 2 + dims * lanes;
     struct StreamState {

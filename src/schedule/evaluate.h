@@ -23,10 +23,8 @@
 // overlap in time are exact.
 #include <vector>
 
-#include "collective/backend.h"
 #include "compute/roofline.h"
-#include "network/network.h"
-#include "system/system_config.h"
+#include "compute/system.h"
 #include "workload/workload_graph.h"
 
 namespace dtcalc {
@@ -38,17 +36,15 @@ enum class IssuePolicy {
 };
 
 struct EvaluationSystem {
-    const Network* network = nullptr;
-    const SystemConfig* system = nullptr;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
-    ComputeDevice device;
+    const System* system = nullptr;  ///< prices the collectives and sends
+    ComputeDevice device;  ///< the roofline of compute ops given in FLOPs and bytes
     double memory_stream_gbps = 0;  ///< for Memory ops given in bytes
     IssuePolicy issue = IssuePolicy::GraphOrder;
 };
 
 /// The system as ASTRA-sim's workload layer sees it: compute on the roofline
 /// of the system's peak-perf and local-mem-bw.
-EvaluationSystem roofline_evaluation(const Network& network, const SystemConfig& system, NetworkBackend backend);
+EvaluationSystem roofline_evaluation(const System& system);
 
 struct OpTiming {
     double start_ns = 0;

@@ -76,7 +76,7 @@ OpPrices price_ops(const WorkloadGraph& graph, const EvaluationSystem& sys) {
                     const CollectiveQuery q{kind, op.comm_bytes, graph.groups[static_cast<std::size_t>(op.group)], {}};
                     double ns = 0;
                     try {
-                        ns = collective_time(*sys.network, *sys.system, sys.backend, q).time_ns;
+                        ns = collective_time(*sys.system, q).time_ns;
                     } catch (const InputError& e) {  // keep a system file's location: it is what to fix
                         fail_on_op(graph, index, e.where().file.empty() ? e.detail() : std::string(e.what()));
                     }

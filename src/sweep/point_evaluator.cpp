@@ -36,7 +36,7 @@ void override_model(ModelSpec& m, std::span<const Assigned> values) {
 }
 
 void override_system(PredictInputs& in, std::span<const Assigned> values) {
-    std::vector<Dimension>& dims = in.network.dimensions;
+    std::vector<Dimension>& dims = in.system.network.dimensions;
     // The scalings first, then the dimensions' own values over them.
     for (const Assigned& a : values)
         if (a.param->apply_system && a.param->dimension < 0) a.param->apply_system(in, -1, a.value->number);
@@ -70,8 +70,8 @@ RuleVariables rule_variables(const PredictInputs& in) {
     const ModelSpec& m = in.model;
     RuleVariables v{};
     auto set = [&](RuleVariable k, double x) { v[static_cast<std::size_t>(k)] = x; };
-    const double npus = static_cast<double>(in.network.total_npus());
-    const double per_node = in.network.dimensions.empty() ? 1.0 : in.network.dimensions.front().npus;
+    const double npus = static_cast<double>(in.system.network.total_npus());
+    const double per_node = in.system.network.dimensions.empty() ? 1.0 : in.system.network.dimensions.front().npus;
     set(RuleVariable::Dp, p.dp);
     set(RuleVariable::Tp, p.tp);
     set(RuleVariable::Pp, p.pp);
@@ -106,7 +106,7 @@ PointEvaluator::PointEvaluator(const SweepSpec& spec, std::vector<std::string> p
 std::vector<std::string> PointEvaluator::efficiency_notes() const {
     std::vector<std::string> notes;
     for (const auto& t : targets_) {
-        const std::string& from = t->inputs.device.efficiency_assumed_from;
+        const std::string& from = t->inputs.system.device.efficiency_assumed_from;
         if (from.empty()) continue;
         std::string note = t->labels.system + ": efficiency assumed from " + from + ", unvalidated";
         if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
@@ -195,7 +195,7 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
         dp_given = dp_given || a.param->name == "dp";
     }
     apply_framework_defaults(o, target.framework);
-    const long long npus = in.network.total_npus();
+    const long long npus = in.system.network.total_npus();
     std::string not_allowed;
     if (spec_.npus) {
         const long long others = static_cast<long long>(o.tp) * o.pp * o.cp;
@@ -210,7 +210,7 @@ void PointEvaluator::evaluate(std::span<const Assigned> values, int target_index
     }
     try {
         in.plan = resolve_plan(o, in.model, npus);
-        check_precision(in.plan, in.device);
+        check_precision(in.plan, in.system.device);
         in.memory_limit_bytes = resolve_memory_limit(o);
     } catch (const InputError& e) {
         out.result.npus = npus;

@@ -179,13 +179,13 @@ void prepare_schedules(const ParallelPlan& p, int stages, ReplayScratch& scratch
 
 PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& scratch, CollectivePriceCache* prices) {
     PredictResult r;
-    r.npus = in.network.total_npus();
+    r.npus = in.system.network.total_npus();
     r.plan_problems = plan_problems(in.model, in.plan, r.npus);
     if (!r.plan_problems.empty()) return r;
-    const int dims = static_cast<int>(in.network.dimensions.size());
+    const int dims = static_cast<int>(in.system.network.dimensions.size());
     if (dims > kMaxDimensions) return full_prediction(in);
 
-    const TrainingStepInputs step_in{&in.model, &in.plan, &in.device, &in.network, &in.system, in.backend, prices};
+    const TrainingStepInputs step_in{&in.model, &in.plan, &in.system, prices};
     const TrainingStepCosts costs = price_training_step(step_in);
     if (!costs_usable(costs)) return full_prediction(in);
 
@@ -238,7 +238,7 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     }
     set_time_accounts(stages[static_cast<std::size_t>(slowest)].accounts->finish(slowest_wall), r);
     r.comm_by_class_known = scratch.comm_by_group;
-    complete_prediction(in.model, in.plan, in.device, in.memory_limit_bytes, r);
+    complete_prediction(in.model, in.plan, in.system.device, in.memory_limit_bytes, r);
     return r;
 }
 

@@ -50,6 +50,7 @@ DatasetResult run_astrasim_hgx_dataset(const DatasetSpec& spec, const Validation
 
     Preset preset = load_preset(spec.preset, context.preset_dirs);
     const NcclForce force = dataset_nccl_force(preset.system, spec);
+    const System system = std::move(preset).as_system();
 
     DatasetResult out;
     out.reference_name = "ASTRA-sim";
@@ -67,13 +68,13 @@ DatasetResult run_astrasim_hgx_dataset(const DatasetSpec& spec, const Validation
         if (!(measured_us > 0)) throw InputError({table.path, table.lines[r], 0, "measured_us"}, "must be > 0");
         CommGroup members;
         try {
-            members = first_npus_group(preset.network, gpus, "");
+            members = first_npus_group(system.network, gpus, "");
         } catch (const InputError& e) {
             throw InputError({table.path, table.lines[r], 0, "gpus"}, e.detail());
         }
         CollectiveResult result;
         try {
-            result = collective_time(preset.network, preset.system, preset.backend, {CollectiveKind::AllReduce, bytes, members, force});
+            result = collective_time(system, {CollectiveKind::AllReduce, bytes, members, force});
         } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
             throw InputError({table.path, table.lines[r], 0, ""}, e.what());
         }
@@ -143,8 +144,10 @@ DatasetResult run_astrasim_reference_dataset(const DatasetSpec& spec, const Vali
                 bad(col, "expected " + expected + ", got '" + text + "'");
             return v;
         };
-        Network network;
-        SystemConfig system;
+        System on;
+        on.backend = backend;
+        Network& network = on.network;
+        SystemConfig& system = on.config;
         std::int64_t total_npus = 1;
         for (std::size_t d = 0; d < topologies.size(); ++d) {
             const auto topology = parse_topology(topologies[d]);
@@ -188,7 +191,7 @@ DatasetResult run_astrasim_reference_dataset(const DatasetSpec& spec, const Vali
         if (!(cycles > 0)) bad(c_cycles, "must be > 0");
         CollectiveResult result;
         try {
-            result = collective_time(network, system, backend, {*kind, bytes, whole_network_group(network), {}});
+            result = collective_time(on, {*kind, bytes, whole_network_group(network), {}});
         } catch (const InputError& e) {  // the row's network or sizes: keep what the engine says, at the row
             if (!e.where().file.empty()) throw;
             throw InputError({table.path, table.lines[r], 0, ""}, e.what());

@@ -10,15 +10,17 @@ std::string nccl_group_name(const NcclMeasurement& row) {
 }
 
 CollectiveResult predict_nccl_measurement(const Preset& preset, const NcclForce& force, const NcclMeasurement& row) {
-    Network network;
+    System system;  // the preset's knobs and backend on the row's shape; the device plays no part
     try {
-        network = shape_cluster(preset.network, row.nodes, row.gpus_per_node);
+        system.network = shape_cluster(preset.network, row.nodes, row.gpus_per_node);
     } catch (const InputError& e) {
         throw InputError(row.where, e.detail());
     }
-    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(network), force};
+    system.config = preset.system;
+    system.backend = preset.backend;
+    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(system.network), force};
     try {
-        return collective_time(network, preset.system, preset.backend, query);
+        return collective_time(system, query);
     } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
         throw InputError(row.where, e.what());
     }

@@ -35,7 +35,7 @@ public:
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
         auto it = cache.find(key);
         if (it != cache.end()) return it->second;
-        const double ns = collective_time(*in_.network, *in_.system, in_.backend, {kind, b, group, {}}).time_ns;
+        const double ns = collective_time(*in_.system, {kind, b, group, {}}).time_ns;
         cache.emplace(key, ns);
         return ns;
     }
@@ -111,7 +111,7 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
                              int global_chunks) {
     const ModelSpec& m = *in.model;
     const ParallelPlan& p = *in.plan;
-    const TrainingDevice& d = *in.device;
+    const TrainingDevice& d = in.system->device;
     ChunkCosts c;
     c.layers = layers_in_chunk(p, m.layers, global_chunk);
     const LayerTimes lt = transformer_layer_times(m, p, d);
@@ -176,7 +176,7 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
 ChunkCosts layer_list_chunk(const TrainingStepInputs& in, CommPricer& price, const ParallelGroups& g) {
     const ModelSpec& m = *in.model;
     const ParallelPlan& p = *in.plan;
-    const TrainingDevice& d = *in.device;
+    const TrainingDevice& d = in.system->device;
     ChunkCosts c;
     c.layers = static_cast<int>(m.listed.size());
     for (const ListedLayer& l : m.listed) {
@@ -205,21 +205,21 @@ ChunkCosts layer_list_chunk(const TrainingStepInputs& in, CommPricer& price, con
 TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
     const ModelSpec& m = *in.model;
     const ParallelPlan& p = *in.plan;
-    if (p.precision == Precision::FP8 && in.device->peak_tflops_fp8 <= 0)
+    if (p.precision == Precision::FP8 && in.system->device.peak_tflops_fp8 <= 0)
         throw InputError({"--precision", 0, 0, ""}, "fp8 needs a device with an fp8 peak; this system has none");
     // A preset's device has a name; one read from --network/--system files has none.
-    const char* source = in.device->name.empty() ? "--system" : "--preset";
-    if (!(in.device->peak_tflops_bf16 > 0))
+    const char* source = in.system->device.name.empty() ? "--system" : "--preset";
+    if (!(in.system->device.peak_tflops_bf16 > 0))
         throw InputError({source, 0, 0, "peak-perf"},
-                         in.device->name.empty()
+                         in.system->device.name.empty()
                              ? "the system gives no compute peak to time the model with: add peak-perf (TFLOP/s)"
                              : "the system gives no compute peak to time the model with: add peak-perf (TFLOP/s) to "
                                "its [system] table, or a [compute] table");
-    if (!(in.device->hbm_gbps > 0))
+    if (!(in.system->device.hbm_gbps > 0))
         throw InputError({source, 0, 0, ""}, "the system gives no memory bandwidth to time the model with");
 
     TrainingStepCosts out;
-    out.groups = map_parallel_groups(*in.network, p);
+    out.groups = map_parallel_groups(in.system->network, p);
     const ParallelGroups& g = out.groups;
     CommPricer price(in);
     const bool layered = m.kind == ModelKind::LayerList;
@@ -252,7 +252,7 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
         double stage_parameters = 0;
         for (int c = 0; c < v; ++c) stage_parameters += out.chunks[static_cast<std::size_t>(c * pp + s)].parameters;
         const double shard = stage_parameters / (p.zero >= 1 ? static_cast<double>(p.dp) * p.cp : 1.0);
-        out.optimizer_ns[static_cast<std::size_t>(s)] = memory_time_ns(*in.device, shard * kOptimizerBytesPerParameter);
+        out.optimizer_ns[static_cast<std::size_t>(s)] = memory_time_ns(in.system->device, shard * kOptimizerBytesPerParameter);
     }
     return out;
 }

@@ -17,13 +17,10 @@
 #include <tuple>
 #include <vector>
 
-#include "collective/backend.h"
-#include "compute/training_device.h"
+#include "compute/system.h"
 #include "model/model_spec.h"
-#include "network/network.h"
 #include "plan/group_mapping.h"
 #include "plan/parallel_plan.h"
-#include "system/system_config.h"
 
 namespace dtcalc {
 
@@ -35,11 +32,8 @@ using CollectivePriceCache = std::map<std::tuple<int, std::uint64_t, std::vector
 struct TrainingStepInputs {
     const ModelSpec* model = nullptr;
     const ParallelPlan* plan = nullptr;
-    const TrainingDevice* device = nullptr;
-    const Network* network = nullptr;
-    const SystemConfig* system = nullptr;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
-    CollectivePriceCache* prices = nullptr;  ///< optional: shared between calls on this network, system and backend
+    const System* system = nullptr;  ///< network, knobs, backend and device
+    CollectivePriceCache* prices = nullptr;  ///< optional: shared between calls on this system
 };
 
 /// What one forward or backward pass of one chunk (a stage's layers, or one

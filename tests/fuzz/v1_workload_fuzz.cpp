@@ -20,8 +20,8 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     }();
     try {
         const V1Workload workload = parse_v1_workload_text(std::string(fuzz::as_text(data, size)), "fuzz-workload.txt");
-        const WorkloadGraph graph = build_v1_training_graph(workload, sys.network, 1);
-        const EvaluationSystem eval = roofline_evaluation(sys.network, sys.system, sys.backend);
+        const WorkloadGraph graph = build_v1_training_graph(workload, sys.system.network, 1);
+        const EvaluationSystem eval = roofline_evaluation(sys.system);
         const Schedule schedule = evaluate(graph, eval);
         fuzz::require_finite(schedule.wall_ns, "iteration time");
         const IterationReport iteration = make_iteration_report(graph, schedule, 1);
