@@ -26,8 +26,7 @@ namespace {
 void check_round_trip(const WorkloadGraph& graph, const System& sys, const std::string& name, bool track_memory = false) {
     EvaluationSystem eval;
     eval.system = &sys;
-    eval.device.peak_tflops = sys.config.peak_perf_tflops;
-    eval.device.mem_bw_gbps = sys.config.local_mem_bw_gbps;
+    eval.device = roofline_device(sys.config.peak_perf_tflops, sys.config.local_mem_bw_gbps);
     eval.issue = IssuePolicy::ReadyLowestIndex;
     const Schedule direct = evaluate(graph, eval);
 

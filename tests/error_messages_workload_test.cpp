@@ -207,12 +207,12 @@ TEST_CASE("error message: GEMM splits and compute models") {
     big.m = big.n = big.k = 2147483647;
     CHECK(error_of([&] { split_layer(big, "l.csv", {1, 1}, 2); }) == "l.csv:4: layer: 'big': a buffer of more than 9e18 bytes");
     // The roofline needs both a peak and a memory bandwidth; the datatype 1 to 16 bytes.
-    CHECK(error_of([] { validate_compute_model({ComputeDevice{450, 0, {}, {}}, 2}, "preset p"); }) ==
+    CHECK(error_of([] { validate_compute_model({roofline_device(450, 0), 2}, "preset p"); }) ==
           "preset p: local-mem-bw: the system gives no memory bandwidth: add local-mem-bw (GB/s), or use --array for a "
           "systolic array");
-    CHECK(error_of([] { validate_compute_model({ComputeDevice{450, 3000, {}, {}}, 0}, "preset p"); }) ==
+    CHECK(error_of([] { validate_compute_model({roofline_device(450, 3000), 0}, "preset p"); }) ==
           "--datatype-size: expected 1 to 16 bytes, got 0");
-    CHECK(error_of([] { validate_compute_model({ComputeDevice{450, 3000, {}, {}}, 17}, "preset p"); }) ==
+    CHECK(error_of([] { validate_compute_model({roofline_device(450, 3000), 17}, "preset p"); }) ==
           "--datatype-size: expected 1 to 16 bytes, got 17");
 }
 
@@ -255,8 +255,7 @@ struct GraphFixture {
         system.active_chunks_per_dimension = 1;
         system.local_mem_bw_gbps = 1000;
         eval.system = &machine;
-        eval.device.peak_tflops = 100;
-        eval.device.mem_bw_gbps = 1000;
+        eval.device = roofline_device(100, 1000);
         eval.memory_stream_gbps = 1000;
         all = g.add_group(whole_network_group(network));
         g.roles = 2;
@@ -338,7 +337,7 @@ TEST_CASE("error message: ops the pricing cannot time") {
     }
     SUBCASE("a roofline op on a device without a peak") {
         GraphFixture f;
-        f.eval.device.peak_tflops = 0;
+        f.eval.device.peak_tflops_bf16 = 0;
         Op op;
         op.flops = 1e9;
         op.name = f.g.intern_name("gemm");

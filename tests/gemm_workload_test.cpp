@@ -68,11 +68,11 @@ TEST_CASE("gen workload: roofline compute from a device's peak and bandwidth") {
     // fwd (16, 128, 512): 2.16.128.512 = 2097152 FLOPs -> 4.66 ns; bytes 2.(16.512 + 512.128 + 16.128)
     //   = 2.(8192 + 65536 + 2048) = 151552 -> 50.52 ns: memory-bound, 51 ns.
     // Update: 3 . 131072 / 3000 = 131.07 -> 132 ns.
-    GemmComputeModel roofline{ComputeDevice{450, 3000, {}, {}}, 2};
+    GemmComputeModel roofline{roofline_device(450, 3000), 2};
     const V1Workload w = build_gemm_v1_workload(seed_bottom_layer(), {GemmStrategy::Data, 64, 1}, roofline, "x");
     CHECK(w.layers[0].fwd_compute_ns == 51);
     CHECK(w.layers[0].update_ns == 132);
-    CHECK_THROWS_WITH_AS(validate_compute_model({ComputeDevice{0, 3000, {}, {}}, 2}, "preset p"),
+    CHECK_THROWS_WITH_AS(validate_compute_model({roofline_device(0, 3000), 2}, "preset p"),
                          "preset p: peak-perf: the system gives no compute peak: add peak-perf (TFLOP/s), or use --array "
                          "for a systolic array",
                          InputError);

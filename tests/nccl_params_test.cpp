@@ -66,7 +66,7 @@ TEST_CASE("the four NCCL presets load, with the nccl backend and their stated co
         REQUIRE(p.nccl);
         REQUIRE(p.system.nccl);
         CHECK(p.system.nccl->hardware.nvlinks_per_gpu == p.nccl->hardware.nvlinks_per_gpu);
-        CHECK(p.compute.given);
+        CHECK(p.compute.has_value());
     }
     const Preset h100 = load_preset("hgx-h100", kDirs);
     CHECK(h100.network.dimensions[0].bandwidth_gbps == 450.0);  // 18 links x 25 GB/s
@@ -82,7 +82,7 @@ TEST_CASE("the four NCCL presets load, with the nccl backend and their stated co
     CHECK(h100.nccl->step_bytes[2] == 524288.0);  // 4 MiB Simple buffer / 8 steps
     CHECK(h100.nccl->base_latency_us[static_cast<int>(NcclAlgorithm::Ring)][0] == 6.6);
     CHECK(h100.nccl->tree_correction[2][11] == 0.5);
-    CHECK(h100.compute.peak_tflops_bf16 == 989.4);
+    CHECK(h100.compute->peak_tflops_bf16 == 989.4);
     const Preset a100 = load_preset("dgx-a100", kDirs);
     CHECK_FALSE(a100.nccl->nvls);
     CHECK(a100.network.dimensions[0].bandwidth_gbps == 300.0);  // 12 links x 25 GB/s

@@ -1,11 +1,12 @@
 #include <doctest/doctest.h>
 
 #include "compute/roofline.h"
+#include "compute/training_device.h"
 
 using namespace dtcalc;
 
 TEST_CASE("roofline: the slower of compute and memory") {
-    ComputeDevice h100{989, 3350, {}, {}};
+    const TrainingDevice h100 = roofline_device(989, 3350);
     // 989e12 FLOP/s = 989e3 FLOP/ns: 1.978e9 FLOPs take 2000 ns; 1e6 bytes at 3350 B/ns take 298.5 ns.
     const RooflineTime big = roofline_time(h100, 1.978e9, 1e6);
     CHECK(big.ns == doctest::Approx(2000));
@@ -23,13 +24,34 @@ TEST_CASE("efficiency curves interpolate in log size and clamp at the ends") {
     CHECK(curve.at(1e8) == doctest::Approx(0.5));   // halfway in log10: 6 -> 10
     CHECK(curve.at(1e12) == doctest::Approx(0.8));
     CHECK(EfficiencyCurve{}.at(42) == 1.0);
-    ComputeDevice d{100, 1000, curve, {}};
+    TrainingDevice d = roofline_device(100, 1000);
+    d.gemm_efficiency = curve;
     // 1e8 FLOPs at 100e3 FLOP/ns x 0.5 = 2000 ns.
     CHECK(roofline_time(d, 1e8, 0).ns == doctest::Approx(2000));
+    // 3e6 bytes at 1000 B/ns x 0.75 = 4000 ns, beyond the FLOPs' 2000: memory-bound.
+    d.memory_efficiency = 0.75;
+    const RooflineTime slow = roofline_time(d, 1e8, 3e6);
+    CHECK(slow.ns == doctest::Approx(4000));
+    CHECK_FALSE(slow.compute_bound);
+}
+
+TEST_CASE("every device time is the one roofline") {
+    TrainingDevice d = roofline_device(100, 1000);
+    d.attention_efficiency = 0.5;
+    d.memory_efficiency = 0.5;
+    // Attention: 1e8 FLOPs at 100e3 x 0.5 FLOP/ns = 2000 ns; 1e6 bytes at 1000 x 0.5 B/ns = 2000 ns.
+    CHECK(attention_time_ns(d, 1e8, 0) == doctest::Approx(2000));
+    CHECK(attention_time_ns(d, 1e8, 1e6) == doctest::Approx(2000));
+    CHECK(attention_time_ns(d, 0, 3e6) == doctest::Approx(6000));
+    CHECK(memory_time_ns(d, 1e6) == doctest::Approx(2000));
+    CHECK(memory_time_ns(d, 0) == 0);
+    // A GEMM by FLOPs (no curve: full peak): 1e8 / 100e3 = 1000 ns, memory 4e6 / 500 = 8000 ns.
+    CHECK(gemm_time_ns(d, Precision::BF16, 1e8, 4e6) == doctest::Approx(8000));
+    CHECK(gemm_time_ns(d, Precision::BF16, 1e8, 0) == doctest::Approx(1000));
 }
 
 TEST_CASE("a device without numbers cannot time what it lacks") {
-    ComputeDevice none{};
+    const TrainingDevice none{};
     CHECK_FALSE(can_time(none, 1, 0));
     CHECK_FALSE(can_time(none, 0, 1));
     CHECK(can_time(none, 0, 0));

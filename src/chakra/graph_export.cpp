@@ -48,9 +48,7 @@ std::vector<int> roles_of_ranks(const WorkloadGraph& graph, long long npus) {
 // The op's time as `evaluate` prices it.
 std::vector<double> op_times(const WorkloadGraph& graph, const System& on) {
     const SystemConfig& system = on.config;
-    ComputeDevice device;
-    device.peak_tflops = system.peak_perf_tflops;
-    device.mem_bw_gbps = system.local_mem_bw_gbps;
+    const TrainingDevice device = roofline_device(system.peak_perf_tflops, system.local_mem_bw_gbps);
     std::vector<double> ns(graph.ops.size(), 0.0);
     std::map<std::tuple<int, std::uint64_t, int>, double> cache;
     for (std::size_t i = 0; i < graph.ops.size(); ++i) {

@@ -144,23 +144,21 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
     if (systolic) {
         compute.device = parse_array_flags(o);
     } else {
-        ComputeDevice device;
-        device.peak_tflops = sys->system.config.peak_perf_tflops;
-        device.mem_bw_gbps = sys->system.config.local_mem_bw_gbps;
+        TrainingDevice device = roofline_device(sys->system.config.peak_perf_tflops, sys->system.config.local_mem_bw_gbps);
         // A preset that describes its accelerator in [compute] (hgx-h100 and
         // the other GPU presets) rather than by ASTRA-sim's peak-perf: the
         // dense peak of the datatype's precision and the HBM bandwidth.
-        if (device.peak_tflops <= 0 && !o.system.preset.empty()) {
+        if (device.peak_tflops_bf16 <= 0 && !o.system.preset.empty()) {
             const Preset preset = load_preset(o.system.preset, preset_dirs);
-            if (preset.compute.given) {
-                device.peak_tflops = roofline_peak_for_datatype(preset.compute, o.datatype_size);
-                if (device.peak_tflops <= 0)
+            if (preset.compute) {
+                device.peak_tflops_bf16 = roofline_peak_for_datatype(*preset.compute, o.datatype_size);
+                if (device.peak_tflops_bf16 <= 0)
                     throw InputError({"--datatype-size", 0, 0, ""},
                                      fmt::format("preset {} states no peak for {}-byte elements (it gives bf16{}{})",
                                                  preset.name, o.datatype_size,
-                                                 preset.compute.peak_tflops_fp8 > 0 ? ", fp8" : "",
-                                                 preset.compute.peak_tflops_fp32 > 0 ? ", fp32" : ""));
-                device.mem_bw_gbps = preset.compute.hbm_bandwidth_gbps;
+                                                 preset.compute->peak_tflops_fp8 > 0 ? ", fp8" : "",
+                                                 preset.compute->peak_tflops_fp32 > 0 ? ", fp32" : ""));
+                device.hbm_gbps = preset.compute->hbm_gbps;
             }
         }
         compute.device = device;

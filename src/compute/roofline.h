@@ -1,8 +1,10 @@
 #pragma once
 // Compute time from the roofline: an op of F FLOPs that moves B bytes takes
-//     max(F / (peak x eff_flops(F)), B / (mem_bw x eff_mem(B)))
+//     max(F / (peak x eff_flops), B / (mem_bw x eff_mem))
 // which is ASTRA-sim's perf = min(mem_bw x operational intensity, peak) with
 // efficiencies. Units: peak in TFLOP/s (1e12), memory bandwidth in GB/s (1e9).
+// The one implementation: every device time (compute/training_device.h) is this
+// with the device's peak, bandwidth and efficiencies.
 #include <utility>
 #include <vector>
 
@@ -15,21 +17,15 @@ struct EfficiencyCurve {
     double at(double size) const;
 };
 
-struct ComputeDevice {
-    double peak_tflops = 0;   ///< dense peak for the workload's precision
-    double mem_bw_gbps = 0;   ///< local memory bandwidth
-    EfficiencyCurve flops_efficiency;   ///< by FLOPs of the op
-    EfficiencyCurve memory_efficiency;  ///< by bytes of the op
-};
-
 struct RooflineTime {
     double ns = 0;
     bool compute_bound = true;
 };
 
-/// Zero FLOPs and zero bytes take no time. A device without a peak (or a
-/// bandwidth) cannot time an op that needs it: callers check `can_time`.
-RooflineTime roofline_time(const ComputeDevice& device, double flops, double bytes);
-bool can_time(const ComputeDevice& device, double flops, double bytes);
+/// `flops` at `peak_tflops` x `flops_efficiency` and `bytes` at
+/// `bandwidth_gbps` x `memory_efficiency`, the slower of the two; zero FLOPs
+/// (zero bytes) take no compute (memory) time.
+RooflineTime roofline_time(double flops, double peak_tflops, double flops_efficiency, double bytes,
+                           double bandwidth_gbps, double memory_efficiency);
 
 }  // namespace dtcalc

@@ -15,29 +15,43 @@ bool times_gemm_shapes(const TrainingDevice& d, Precision p) { return shape_mode
 double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, double k, double bytes, double batch) {
     const double flops = 2.0 * m * n * k * batch;
     if (!times_gemm_shapes(d, p) || flops <= 0) return gemm_time_ns(d, p, flops, bytes);
-    const double compute = flops / (d.peak_tflops(p) * 1e3 * gemm_shape_efficiency(shape_model(d, p), m, n, k, batch));
-    return std::max(compute, memory_time_ns(d, bytes));
+    return roofline_time(flops, d.peak_tflops(p), gemm_shape_efficiency(shape_model(d, p), m, n, k, batch), bytes, d.hbm_gbps,
+                         d.memory_efficiency).ns;
 }
 
 double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double bytes) {
     if (flops <= 0 && bytes <= 0) return 0;
     // Known only by its FLOPs on a device timed by shape: a large GEMM, at the plateau.
     if (times_gemm_shapes(d, p))
-        return std::max(flops / (d.peak_tflops(p) * 1e3 * std::min(1.0, shape_model(d, p).plateau)), memory_time_ns(d, bytes));
+        return roofline_time(flops, d.peak_tflops(p), std::min(1.0, shape_model(d, p).plateau), bytes, d.hbm_gbps,
+                             d.memory_efficiency).ns;
     const EfficiencyCurve& curve =
         p == Precision::FP8 && !d.fp8_gemm_efficiency.points.empty() ? d.fp8_gemm_efficiency : d.gemm_efficiency;
-    const double compute = flops / (d.peak_tflops(p) * 1e3 * curve.at(flops));
-    return std::max(compute, memory_time_ns(d, bytes));
+    return roofline_time(flops, d.peak_tflops(p), curve.at(flops), bytes, d.hbm_gbps, d.memory_efficiency).ns;
 }
 
 double attention_time_ns(const TrainingDevice& d, double flops, double bytes) {
     if (flops <= 0 && bytes <= 0) return 0;
-    const double compute = flops / (d.peak_tflops_bf16 * 1e3 * d.attention_efficiency);
-    return std::max(compute, memory_time_ns(d, bytes));
+    return roofline_time(flops, d.peak_tflops_bf16, d.attention_efficiency, bytes, d.hbm_gbps, d.memory_efficiency).ns;
 }
 
 double memory_time_ns(const TrainingDevice& d, double bytes) {
-    return bytes > 0 ? bytes / (d.hbm_gbps * d.memory_efficiency) : 0.0;
+    return roofline_time(0, d.peak_tflops_bf16, 1, bytes, d.hbm_gbps, d.memory_efficiency).ns;
+}
+
+TrainingDevice roofline_device(double peak_tflops, double bandwidth_gbps) {
+    TrainingDevice d;
+    d.peak_tflops_bf16 = peak_tflops;
+    d.hbm_gbps = bandwidth_gbps;
+    return d;
+}
+
+RooflineTime roofline_time(const TrainingDevice& d, double flops, double bytes) {
+    return roofline_time(flops, d.peak_tflops_bf16, d.gemm_efficiency.at(flops), bytes, d.hbm_gbps, d.memory_efficiency);
+}
+
+bool can_time(const TrainingDevice& d, double flops, double bytes) {
+    return (flops <= 0 || d.peak_tflops_bf16 > 0) && (bytes <= 0 || d.hbm_gbps > 0);
 }
 
 }  // namespace dtcalc

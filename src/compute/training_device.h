@@ -23,6 +23,7 @@ struct TrainingDevice {
     std::string name;
     double peak_tflops_bf16 = 0;
     double peak_tflops_fp8 = 0;   ///< 0: no fp8 (plans asking for it are refused)
+    double peak_tflops_fp32 = 0;  ///< 0: not stated (gen-workload's roofline of 4-byte elements needs it)
     double hbm_gbps = 0;
     double hbm_capacity_bytes = 0;  ///< 0: unknown (no memory limit unless given)
     EfficiencyCurve gemm_efficiency;  ///< by FLOPs of one GEMM
@@ -49,5 +50,15 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, do
 bool times_gemm_shapes(const TrainingDevice& d, Precision p);
 double attention_time_ns(const TrainingDevice& d, double flops, double bytes);
 double memory_time_ns(const TrainingDevice& d, double bytes);
+
+/// A device known only by a peak and a memory bandwidth, at full efficiency
+/// (ASTRA-sim's peak-perf and local-mem-bw).
+TrainingDevice roofline_device(double peak_tflops, double bandwidth_gbps);
+/// One op on the device's roofline: its bf16 peak at gemm_efficiency (by the
+/// op's FLOPs), its HBM at memory_efficiency (compute/roofline.h). A device
+/// without a peak (or a bandwidth) cannot time an op that needs it: callers
+/// check `can_time`.
+RooflineTime roofline_time(const TrainingDevice& d, double flops, double bytes);
+bool can_time(const TrainingDevice& d, double flops, double bytes);
 
 }  // namespace dtcalc

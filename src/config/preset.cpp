@@ -65,16 +65,15 @@ double rate(const ConfigValue& v, double lo, double hi, std::string_view unit) {
     return x;
 }
 
-ComputeSpec compute_from(const ConfigValue& table) {
+TrainingDevice compute_from(const ConfigValue& table) {
     ConfigTableReader r(table);
-    ComputeSpec c;
-    c.given = true;
+    TrainingDevice c;
     // 1 MFLOP/s to 1 ZFLOP/s; memory as links, 1 kB/s to 1 ZB/s.
     c.peak_tflops_bf16 = rate(r.required("peak-tflops-bf16"), 1e-6, 1e9, "TFLOP/s");
     if (const ConfigValue* v = r.optional("peak-tflops-fp8")) c.peak_tflops_fp8 = rate(*v, 1e-6, 1e9, "TFLOP/s");
     if (const ConfigValue* v = r.optional("peak-tflops-fp32")) c.peak_tflops_fp32 = rate(*v, 1e-6, 1e9, "TFLOP/s");
-    c.hbm_bandwidth_gbps = rate(r.required("hbm-bandwidth-gbps"), kMinBandwidthGbps, kMaxBandwidthGbps, "GB/s");
-    c.hbm_capacity_gib = r.positive_number("hbm-capacity-gib");
+    c.hbm_gbps = rate(r.required("hbm-bandwidth-gbps"), kMinBandwidthGbps, kMaxBandwidthGbps, "GB/s");
+    c.hbm_capacity_bytes = r.positive_number("hbm-capacity-gib") * 1073741824.0;
     c.gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency"));
     c.fp8_gemm_efficiency = efficiency_curve(r.optional("gemm-efficiency-fp8"));
     GemmTiling tiling;
@@ -107,7 +106,7 @@ ComputeSpec compute_from(const ConfigValue& table) {
 
 }  // namespace
 
-double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes) {
+double roofline_peak_for_datatype(const TrainingDevice& compute, int datatype_bytes) {
     switch (datatype_bytes) {
         case 1: return compute.peak_tflops_fp8;
         case 2: return compute.peak_tflops_bf16;
@@ -117,25 +116,8 @@ double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes
 }
 
 TrainingDevice Preset::training_device() const {
-    TrainingDevice d;
+    TrainingDevice d = compute ? *compute : roofline_device(system.peak_perf_tflops, system.local_mem_bw_gbps);
     d.name = name;
-    if (compute.given) {
-        d.peak_tflops_bf16 = compute.peak_tflops_bf16;
-        d.peak_tflops_fp8 = compute.peak_tflops_fp8;
-        d.hbm_gbps = compute.hbm_bandwidth_gbps;
-        d.hbm_capacity_bytes = compute.hbm_capacity_gib * 1073741824.0;
-        d.gemm_efficiency = compute.gemm_efficiency;
-        d.fp8_gemm_efficiency = compute.fp8_gemm_efficiency;
-        d.gemm_shape = compute.gemm_shape;
-        d.fp8_gemm_shape = compute.fp8_gemm_shape;
-        d.framework_ns_per_token = compute.framework_ns_per_token;
-        d.attention_efficiency = compute.attention_efficiency;
-        d.memory_efficiency = compute.memory_efficiency;
-        d.efficiency_assumed_from = compute.efficiency_assumed_from;
-    } else {
-        d.peak_tflops_bf16 = system.peak_perf_tflops;
-        d.hbm_gbps = system.local_mem_bw_gbps;
-    }
     return d;
 }
 

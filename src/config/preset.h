@@ -17,7 +17,7 @@
 
 namespace dtcalc {
 
-/// The accelerator, from a preset's optional [compute] table:
+/// The accelerator (Preset::compute), from a preset's optional [compute] table:
 /// `peak-tflops-bf16`, `peak-tflops-fp8`, `peak-tflops-fp32` (dense TFLOP/s),
 /// `hbm-bandwidth-gbps`, `hbm-capacity-gib`, and the achieved fractions of
 /// peak `gemm-efficiency` and `gemm-efficiency-fp8` (lists of [FLOPs of one
@@ -28,30 +28,14 @@ namespace dtcalc {
 /// `framework-layer-ns-per-token` (time per token, layer and pass beside the kernels),
 /// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
 /// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
-/// (ASTRA-sim's roofline).
-struct ComputeSpec {
-    bool given = false;  ///< the preset has a [compute] table
-    double peak_tflops_bf16 = 0;
-    double peak_tflops_fp8 = 0;
-    double peak_tflops_fp32 = 0;
-    double hbm_bandwidth_gbps = 0;
-    double hbm_capacity_gib = 0;
-    EfficiencyCurve gemm_efficiency;
-    EfficiencyCurve fp8_gemm_efficiency;
-    GemmShapeModel gemm_shape;
-    GemmShapeModel fp8_gemm_shape;
-    double framework_ns_per_token = 0;
-    double attention_efficiency = 1;
-    double memory_efficiency = 1;
-    /// `efficiency-assumed-from`: the efficiencies are this device's, not
-    /// measured on this one; reports say "efficiency assumed from NAME, unvalidated".
-    std::string efficiency_assumed_from;
-};
-
+/// (ASTRA-sim's roofline). `efficiency-assumed-from`: the efficiencies are this
+/// device's, not measured on this one; reports say "efficiency assumed from
+/// NAME, unvalidated".
+///
 /// The dense peak (TFLOP/s) a roofline of elements of `datatype_bytes` bytes
-/// runs at: 1 byte fp8, 2 bytes bf16, 4 bytes fp32; 0 where the spec gives
+/// runs at: 1 byte fp8, 2 bytes bf16, 4 bytes fp32; 0 where the device gives
 /// none for that width.
-double roofline_peak_for_datatype(const ComputeSpec& compute, int datatype_bytes);
+double roofline_peak_for_datatype(const TrainingDevice& compute, int datatype_bytes);
 
 struct Preset {
     std::string name;
@@ -60,7 +44,8 @@ struct Preset {
     NetworkBackend backend = NetworkBackend::AstraUnaware;
     Network network;
     SystemConfig system;
-    ComputeSpec compute;
+    /// The [compute] table's device (named by training_device()); none without the table.
+    std::optional<TrainingDevice> compute;
     /// The nccl backend's constants ([nccl] table, config/nccl_params_reader.h);
     /// also shared into `system.nccl` so every collective priced with the
     /// system sees them.
@@ -73,7 +58,8 @@ struct Preset {
     /// `dtcalc preset --write` writes and what reads back as the same preset.
     ConfigValue tree;
 
-    /// The device `predict` times compute on (see ComputeSpec).
+    /// The device `predict` times compute on: `compute`, or the system's
+    /// peak-perf and local-mem-bw (see roofline_peak_for_datatype above).
     TrainingDevice training_device() const;
     /// The system the preset describes: its network, system knobs, backend
     /// and device (the rvalue form moves the network and knobs out).

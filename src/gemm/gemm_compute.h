@@ -15,14 +15,14 @@
 #include <string>
 #include <variant>
 
-#include "compute/roofline.h"
+#include "compute/training_device.h"
 #include "gemm/parallel_split.h"
 #include "gemm/systolic_array.h"
 
 namespace dtcalc {
 
 struct GemmComputeModel {
-    std::variant<ComputeDevice, SystolicArray> device;
+    std::variant<TrainingDevice, SystolicArray> device;  ///< a roofline device (roofline_device) or an array
     int datatype_bytes = 2;
 };
 

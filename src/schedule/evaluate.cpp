@@ -20,8 +20,7 @@ namespace dtcalc {
 EvaluationSystem roofline_evaluation(const System& system) {
     EvaluationSystem eval;
     eval.system = &system;
-    eval.device.peak_tflops = system.config.peak_perf_tflops;
-    eval.device.mem_bw_gbps = system.config.local_mem_bw_gbps;
+    eval.device = roofline_device(system.config.peak_perf_tflops, system.config.local_mem_bw_gbps);
     return eval;
 }
 

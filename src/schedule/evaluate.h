@@ -37,7 +37,7 @@ enum class IssuePolicy {
 
 struct EvaluationSystem {
     const System* system = nullptr;  ///< prices the collectives and sends
-    ComputeDevice device;  ///< the roofline of compute ops given in FLOPs and bytes
+    TrainingDevice device;  ///< times compute ops given in FLOPs and bytes on its roofline
     double memory_stream_gbps = 0;  ///< for Memory ops given in bytes
     IssuePolicy issue = IssuePolicy::GraphOrder;
 };

@@ -110,8 +110,8 @@ void summarize_schedule(const WorkloadGraph& graph, const EvaluationSystem& sys,
         if (cb >= 0 && ns > 0) {
             ++rs.ops;
             compute_bound += cb;
-            rs.average_compute_utilization += op.flops / ns / (sys.device.peak_tflops * 1e3);
-            rs.average_memory_utilization += op.bytes / ns / sys.device.mem_bw_gbps;
+            rs.average_compute_utilization += op.flops / ns / (sys.device.peak_tflops_bf16 * 1e3);
+            rs.average_memory_utilization += op.bytes / ns / sys.device.hbm_gbps;
             rs.average_operational_intensity += op.bytes > 0 ? op.flops / op.bytes : 0.0;
         }
     }

@@ -10,10 +10,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     using namespace dtcalc;
     try {
         const MnkTable table = parse_mnk_csv_text(std::string(fuzz::as_text(data, size)), "fuzz-gemms.csv");
-        ComputeDevice device;
-        device.peak_tflops = 900;
-        device.mem_bw_gbps = 3000;
-        const GemmComputeModel compute{device, 2};
+        const GemmComputeModel compute{roofline_device(900, 3000), 2};
         for (const GemmStrategy strategy : {GemmStrategy::Data, GemmStrategy::Model, GemmStrategy::HybridDataModel}) {
             V1Workload workload;
             try {
