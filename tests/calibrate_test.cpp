@@ -523,6 +523,11 @@ TEST_CASE("training cases: a plan that cannot run is refused with its file and l
          bad + ":3: nemo-llama2-7b-8: the case's plan cannot run: dp x tp x pp x cp (8 x 2 x 1 x 1 = 16) must equal "
                "the NPU count (8)"},
     });
+    // validate reads the published cases as it reads logs (--dataset PATH --preset NAME).
+    const auto v = run_dtcalc("validate --dataset " + kTrainingDir + "/cases.csv --preset h100-ib-ndr400");
+    CHECK(v.exit_code == 0);
+    CHECK(v.out.find("1 datasets, 27 cases") != std::string::npos);
+    CHECK(v.out.find(" tokens_per_s_per_gpu      9 ") != std::string::npos);
     // The same case and metric measured at 16847 and 40000 tok/s (2.37x): listed, left out.
     const std::string twice = dtcalc::testing::write_temp_file(
         "calibrate/twice.csv",

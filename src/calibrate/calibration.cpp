@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <optional>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "calibrate/log_space_search.h"
