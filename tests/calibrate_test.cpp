@@ -586,3 +586,23 @@ TEST_CASE("calibrate --write on a composed preset: its expanded form, the fits w
     const auto b = run_dtcalc("collective all-reduce --size 1GiB --preset " + out + " --nodes 4 --gpus-per-node 8");
     CHECK(a.out.substr(a.out.find('\n')) == b.out.substr(b.out.find('\n')));
 }
+
+TEST_CASE("calibrate --write after a fit on training cases: the framework term with its note, read back by predict") {
+    using dtcalc::testing::run_dtcalc;
+    const std::string out = dtcalc::testing::write_temp_file("calibrate/from-training.toml", "");
+    const std::string cases = kTrainingDir + "/cases.csv";
+    const auto run = run_dtcalc("calibrate --preset h100-ib-ndr400 " + cases +
+                                " --no-leave-one-out --format json --date 2026-04-02 --write " + out);
+    REQUIRE(run.exit_code == 0);
+    const Preset written = load_preset(out, kPresetDirs);
+    // The value the report states is the value written.
+    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-layer-ns-per-token\", \"before\": 177.08, \"after\": {:.6g},",
+                                   written.compute.framework_ns_per_token)) != std::string::npos);
+    CHECK(written.compute.framework_ns_per_token != 177.08);
+    CHECK(read_text_file(out).find(fmt::format("framework-layer-ns-per-token = {}  # fitted by dtcalc calibrate on "
+                                               "2026-04-02 to {} (27 rows in 4 fitted groups); preset h100-ib-ndr400 "
+                                               "had 177.08",
+                                               written.compute.framework_ns_per_token, cases)) != std::string::npos);
+    const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
+    CHECK(predict.exit_code == 0);
+}
