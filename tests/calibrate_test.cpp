@@ -25,6 +25,7 @@
 #include "predict/training_cases.h"
 #include "run_dtcalc.h"
 #include "temp_file.h"
+#include "validate/nccl_inputs.h"
 #include "validate/nccl_tests_csv.h"
 
 using namespace dtcalc;
@@ -605,4 +606,29 @@ TEST_CASE("calibrate --write after a fit on training cases: the framework term w
                                                written.compute.framework_ns_per_token, cases)) != std::string::npos);
     const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
     CHECK(predict.exit_code == 0);
+}
+
+TEST_CASE("training cases: a measured iteration time is predicted as the iteration, the same run as its tokens/s") {
+    // One plan, measured both ways. An iteration processes gbs x seq tokens on all GPUs, so
+    // iteration time (ms) = gbs x seq / (tokens/s per GPU x GPUs) x 1000.
+    const std::string cases = read_text_file(kTrainingDir + "/cases.csv");
+    const std::string file = dtcalc::testing::write_temp_file(
+        "calibrate/iteration.csv",
+        cases.substr(0, cases.find('\n') + 1) +
+            "nemo-llama2-7b-8,llama2-7b,nemo,1,8,8,1,1,1,1,0,1,1,128,4096,fp8,1,none,tokens_per_s_per_gpu,16847,a\n"
+            "nemo-llama2-7b-8,llama2-7b,nemo,1,8,8,1,1,1,1,0,1,1,128,4096,fp8,1,none,iteration_time_ms,3900,a\n");
+    const std::vector<TrainingCase> read = read_training_cases(file, "h100-ib-ndr400");
+    REQUIRE(read.size() == 2);
+    CHECK(read[1].metric == "iteration_time_ms");
+    CHECK(training_metric_unit(read[1].metric) == "ms");
+    const double tokens = evaluate_training_case(read[0], kPresetDirs, kModelDirs).predicted;
+    const double ms = evaluate_training_case(read[1], kPresetDirs, kModelDirs).predicted;
+    CHECK(ms == doctest::Approx(128.0 * 4096 / (tokens * 8) * 1000).epsilon(1e-9));
+    // Read where calibrate and validate read measurements, it is a training case.
+    const MeasuredInputs inputs = read_measured_inputs({file}, {}, "h100-ib-ndr400");
+    CHECK(inputs.collectives.empty());
+    CHECK(inputs.training.size() == 2);
+    CHECK(error_of([&] { read_nccl_inputs({file}); }) ==
+          file + ":1: training cases (a plan and a measured throughput); only nccl-tests output and dataset CSVs are "
+                 "read here");
 }
