@@ -88,9 +88,11 @@ public:
                 }
             }();
             const PredictResult r = predict(resolved.inputs);
-            if (!r.plan_problems.empty())
-                throw InputError({c.file, c.line, 0, c.id},
-                                 "the case's plan cannot run on preset " + preset.name + ": " + r.plan_problems.front());
+            if (!r.plan_problems.empty()) {
+                std::string problems;
+                for (const std::string& p : r.plan_problems) problems += (problems.empty() ? "" : "; ") + p;
+                throw InputError({c.file, c.line, 0, c.id}, "the case's plan cannot run on preset " + preset.name + ": " + problems);
+            }
             training_inputs_.push_back(std::move(resolved.inputs));
         }
     }
