@@ -507,6 +507,27 @@ TEST_CASE("training cases beside nccl-tests rows: each constant fitted on the ro
     CHECK(group(t, "all-reduce/8gpu/1node").role == GroupRole::Unused);
 }
 
+TEST_CASE("training cases alone never move a network constant, though their DP traffic depends on it") {
+    // The NIC payload share changes the gradient reduction of every multi-node
+    // training case, by a little of the step; the cases cannot pin it, so it keeps
+    // its value and the report says where it is fitted.
+    const std::string file = preset_file_with(
+        "training-only", "\"compute.framework-layer-ns-per-token\" = [1.0, 1000.0]\n\"nccl.network-p2p-efficiency\" = [0.5, 1.0]\n");
+    CalibrationOptions options;
+    options.preset_dirs = kPresetDirs;
+    options.model_dirs = kModelDirs;
+    options.leave_one_group_out = false;
+    CalibrationData data;
+    data.training = read_training_cases(kTrainingDir + "/cases.csv", file);
+    const CalibrationResult r = calibrate_preset(read_toml_file(file), file, data, options);
+    CHECK(constant(r, "compute.framework-layer-ns-per-token").fitted);
+    const ConstantFit& nic = constant(r, "nccl.network-p2p-efficiency");
+    CHECK_FALSE(nic.fitted);
+    CHECK(nic.rows == 0);
+    CHECK(nic.after == nic.before);
+    CHECK(nic.reason.find("collective measurements (nccl-tests) only") != std::string::npos);
+}
+
 TEST_CASE("training cases: a plan that cannot run is refused with its file and line; a repeat 2x off is contradictory") {
     using dtcalc::testing::run_dtcalc;
     const std::string cases = read_text_file(kTrainingDir + "/cases.csv");

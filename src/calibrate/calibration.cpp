@@ -169,6 +169,12 @@ ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<doub
     return s;
 }
 
+// A constant of the network model ([nccl] tables): a training run depends on
+// it only through its exposed communication, a few percent of the step, and
+// on every other rate of the cluster at the same time, so it cannot pin it;
+// such constants are fitted on collective measurements only.
+bool is_network_constant(const std::string& key) { return key.rfind("nccl.", 0) == 0; }
+
 struct Problem {
     const std::vector<Row>& data;
     std::vector<std::string> group_names;
@@ -395,12 +401,14 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
     std::vector<double> probe(data.size(), 0.0);
     for (std::size_t i = 0; i < n_constants; ++i) {
         const CalibratedConstant& c = evaluator.constants()[i];
+        const bool network = is_network_constant(c.key);
         for (double v : {c.low, std::sqrt(c.low * c.high), c.high}) {
             std::vector<double> values = start;
             values[i] = v;
             evaluator.predict_rows(values, all_used, probe);
             for (std::size_t r : all_used)
-                if (std::abs(probe[r] - before[r]) > 1e-12 * std::abs(before[r])) problem.sensitive[i][r] = true;
+                if (std::abs(probe[r] - before[r]) > 1e-12 * std::abs(before[r]) && !(network && data[r].training))
+                    problem.sensitive[i][r] = true;
         }
     }
 
@@ -429,8 +437,12 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
                         elsewhere.push_back(g);
                         break;
                     }
+            const bool training_only = std::all_of(all_used.begin(), all_used.end(),
+                                                   [&](std::size_t r) { return data[r].training != nullptr; });
             if (f.rows > 0)
                 f.reason = fmt::format("changes only {} fitted row(s); fitting it needs {}", f.rows, options.min_rows);
+            else if (is_network_constant(c.key) && training_only)
+                f.reason = "a network constant: fitted on collective measurements (nccl-tests) only, and the data has none";
             else if (!elsewhere.empty())
                 f.reason = "changes no fitted row, only rows of " + group_list(elsewhere, problem.group_names);
             else
