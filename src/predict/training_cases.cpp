@@ -30,6 +30,11 @@ constexpr std::size_t kFirstOption = 2, kLastOption = 17;
 
 }  // namespace
 
+bool looks_like_training_cases(const std::string& first_line) {
+    const std::vector<std::string> f = split_csv_line(first_line);
+    return f.size() >= 2 && f[0] == "case" && f[1] == "model";
+}
+
 std::vector<TrainingCase> read_training_cases(const std::string& path, const std::string& preset) {
     std::istringstream in(read_text_file(path));
     std::string line;
@@ -66,8 +71,9 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         }
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
         c.metric = f[18];
-        if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu")
-            throw InputError({path, number, 0, "metric"}, "expected tokens_per_s_per_gpu or tflops_per_gpu, got '" + c.metric + "'");
+        if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu" && c.metric != "iteration_time_ms")
+            throw InputError({path, number, 0, "metric"},
+                             "expected tokens_per_s_per_gpu, tflops_per_gpu or iteration_time_ms, got '" + c.metric + "'");
         char* end = nullptr;
         c.measured = std::strtod(f[19].c_str(), &end);
         if (end == f[19].c_str() || c.measured <= 0)
@@ -76,6 +82,18 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         cases.push_back(std::move(c));
     }
     return cases;
+}
+
+double training_metric(const PredictResult& result, const std::string& metric) {
+    if (metric == "tokens_per_s_per_gpu") return result.tokens_per_s_per_gpu;
+    if (metric == "tflops_per_gpu") return result.model_tflops_per_gpu;
+    return result.iteration_ns / 1e6;  // iteration_time_ms
+}
+
+std::string training_metric_unit(const std::string& metric) {
+    if (metric == "tokens_per_s_per_gpu") return "tok/s";
+    if (metric == "tflops_per_gpu") return "TFLOP/s";
+    return "ms";
 }
 
 TrainingCaseResult evaluate_training_case(const TrainingCase& c, const std::vector<std::string>& preset_dirs,
@@ -91,7 +109,7 @@ TrainingCaseResult evaluate_training_case(const TrainingCase& c, const std::vect
     if (!r.plan_problems.empty())
         throw InputError({c.file, c.line, 0, c.id}, "the case's plan cannot run: " + r.plan_problems.front());
     TrainingCaseResult out;
-    out.predicted = c.metric == "tokens_per_s_per_gpu" ? r.tokens_per_s_per_gpu : r.model_tflops_per_gpu;
+    out.predicted = training_metric(r, c.metric);
     out.error = out.predicted / c.measured - 1;
     return out;
 }
