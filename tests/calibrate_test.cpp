@@ -617,14 +617,15 @@ TEST_CASE("calibrate --write after a fit on training cases: the framework term w
                                 " --no-leave-one-out --format json --date 2026-04-02 --write " + out);
     REQUIRE(run.exit_code == 0);
     const Preset written = load_preset(out, kPresetDirs);
+    REQUIRE(written.compute);
     // The value the report states is the value written.
     CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-layer-ns-per-token\", \"before\": 177.08, \"after\": {:.6g},",
-                                   written.compute.framework_ns_per_token)) != std::string::npos);
-    CHECK(written.compute.framework_ns_per_token != 177.08);
+                                   written.compute->framework_ns_per_token)) != std::string::npos);
+    CHECK(written.compute->framework_ns_per_token != 177.08);
     CHECK(read_text_file(out).find(fmt::format("framework-layer-ns-per-token = {}  # fitted by dtcalc calibrate on "
                                                "2026-04-02 to {} (27 rows in 4 fitted groups); preset h100-ib-ndr400 "
                                                "had 177.08",
-                                               written.compute.framework_ns_per_token, cases)) != std::string::npos);
+                                               written.compute->framework_ns_per_token, cases)) != std::string::npos);
     const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
     CHECK(predict.exit_code == 0);
 }

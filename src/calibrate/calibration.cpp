@@ -127,8 +127,8 @@ public:
             } else {
                 if (!device) device = preset.training_device();
                 PredictInputs in = training_inputs_[row.training_index];
-                in.device = *device;
-                in.system = preset.system;
+                in.system.device = *device;
+                in.system.config = preset.system;
                 // predict()'s numbers to the last bit, without building the step's DAG (sweep/step_replay.h).
                 const PredictResult r = predict_without_schedule(in, scratch_);
                 if (!r.plan_problems.empty())
