@@ -21,14 +21,4 @@ double EfficiencyCurve::at(double size) const {
     return points.back().second;
 }
 
-RooflineTime roofline_time(double flops, double peak_tflops, double flops_efficiency, double bytes,
-                           double bandwidth_gbps, double memory_efficiency) {
-    RooflineTime t;
-    const double compute_ns = flops > 0 ? flops / (peak_tflops * 1e3 * flops_efficiency) : 0.0;
-    const double memory_ns = bytes > 0 ? bytes / (bandwidth_gbps * memory_efficiency) : 0.0;
-    t.compute_bound = compute_ns >= memory_ns;
-    t.ns = std::max(compute_ns, memory_ns);
-    return t;
-}
-
 }  // namespace dtcalc

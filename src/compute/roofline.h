@@ -5,6 +5,7 @@
 // efficiencies. Units: peak in TFLOP/s (1e12), memory bandwidth in GB/s (1e9).
 // The one implementation: every device time (compute/training_device.h) is this
 // with the device's peak, bandwidth and efficiencies.
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,14 @@ struct RooflineTime {
 /// `flops` at `peak_tflops` x `flops_efficiency` and `bytes` at
 /// `bandwidth_gbps` x `memory_efficiency`, the slower of the two; zero FLOPs
 /// (zero bytes) take no compute (memory) time.
-RooflineTime roofline_time(double flops, double peak_tflops, double flops_efficiency, double bytes,
-                           double bandwidth_gbps, double memory_efficiency);
+inline RooflineTime roofline_time(double flops, double peak_tflops, double flops_efficiency, double bytes,
+                                  double bandwidth_gbps, double memory_efficiency) {
+    RooflineTime t;
+    const double compute_ns = flops > 0 ? flops / (peak_tflops * 1e3 * flops_efficiency) : 0.0;
+    const double memory_ns = bytes > 0 ? bytes / (bandwidth_gbps * memory_efficiency) : 0.0;
+    t.compute_bound = compute_ns >= memory_ns;
+    t.ns = std::max(compute_ns, memory_ns);
+    return t;
+}
 
 }  // namespace dtcalc

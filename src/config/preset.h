@@ -59,7 +59,7 @@ struct Preset {
     ConfigValue tree;
 
     /// The device `predict` times compute on: `compute`, or the system's
-    /// peak-perf and local-mem-bw (see roofline_peak_for_datatype above).
+    /// peak-perf and local-mem-bw (see the [compute] table above).
     TrainingDevice training_device() const;
     /// The system the preset describes: its network, system knobs, backend
     /// and device (the rvalue form moves the network and knobs out).
