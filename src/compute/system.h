@@ -33,7 +33,9 @@ struct System {
 
 /// The collective `query` asks about, on `system`'s network with its knobs and
 /// backend (collective/collective_cost.h; throws as that does).
-CollectiveResult collective_time(const System& system, const CollectiveQuery& query);
+inline CollectiveResult collective_time(const System& system, const CollectiveQuery& query) {
+    return collective_time(system.network, system.config, system.backend, query);
+}
 
 /// The busiest links of each phase of `result`, collective_time(system, query)'s
 /// (collective/collective_links.h; throws as that does).
