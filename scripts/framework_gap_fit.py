@@ -14,7 +14,13 @@ value is then checked by one more dtcalc run.
 
 Families: GPT-3 (NeMo GPT), Llama-2, Llama-3, Megatron GPT weak scaling.
 
+The term lives in the GPU's catalogue file (presets/devices/h100-sxm.toml); the
+preset the rows run on (presets/h100-ib-ndr400.toml) is composed of it. Each run
+writes a copy of the device file with the term set, and a copy of the preset whose
+`gpu` names that copy.
+
 usage: scripts/framework_gap_fit.py [--dtcalc build/src/dtcalc] [--preset presets/h100-ib-ndr400.toml]
+                                    [--device presets/devices/h100-sxm.toml]
 """
 import argparse
 import csv
@@ -40,16 +46,20 @@ def family(case):
     sys.exit(f"framework_gap_fit.py: case {case!r} belongs to no family; add its prefix to family()")
 
 
-def predict(dtcalc, preset_text, value):
+def predict(dtcalc, preset_text, device_text, value):
     """{case: (measured, predicted)} for one metric per case, with the term set to value."""
-    if not re.search(rf"^{KEY}\s*=", preset_text, re.M):
-        sys.exit(f"framework_gap_fit.py: the preset has no '{KEY} = ...' line to vary")
-    text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", preset_text, flags=re.M)
+    if not re.search(rf"^{KEY}\s*=", device_text, re.M):
+        sys.exit(f"framework_gap_fit.py: the device file has no '{KEY} = ...' line to vary")
+    if not re.search(r"^gpu\s*=", preset_text, re.M):
+        sys.exit("framework_gap_fit.py: the preset has no 'gpu = ...' line naming its device")
     with tempfile.TemporaryDirectory() as tmp:
+        device = os.path.join(tmp, "device.toml")
         preset = os.path.join(tmp, "preset.toml")
         gates = os.path.join(tmp, "gates.toml")
+        with open(device, "w") as f:
+            f.write(re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", device_text, flags=re.M))
         with open(preset, "w") as f:
-            f.write(text)
+            f.write(re.sub(r"^gpu\s*=.*$", f"gpu = {device!r}".replace("'", '"'), preset_text, flags=re.M))
         with open(gates, "w") as f:
             f.write(f'[[dataset]]\nname = "fit"\nkind = "training"\n'
                     f'file = "{os.path.join(ROOT, "validation/training/cases.csv")}"\n'
@@ -90,10 +100,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dtcalc", default=os.path.join(ROOT, "build/src/dtcalc"))
     ap.add_argument("--preset", default=os.path.join(ROOT, "presets/h100-ib-ndr400.toml"))
+    ap.add_argument("--device", default=os.path.join(ROOT, "presets/devices/h100-sxm.toml"))
     args = ap.parse_args()
     text = open(args.preset).read()
-    at0 = predict(args.dtcalc, text, 0.0)
-    atp = predict(args.dtcalc, text, PROBE)
+    device = open(args.device).read()
+    at0 = predict(args.dtcalc, text, device, 0.0)
+    atp = predict(args.dtcalc, text, device, PROBE)
     cases = {}
     for name, (measured, p0) in at0.items():
         t0 = 1.0 / p0
@@ -101,7 +113,7 @@ def main():
 
     gap = fit(cases)
     print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
-    check = predict(args.dtcalc, text, gap)
+    check = predict(args.dtcalc, text, device, gap)
     direct = {n: abs(p / m - 1) for n, (m, p) in check.items()}
     print(f"  dtcalc at {gap:.2f} ns per token: {summary(direct)}")
 

@@ -25,8 +25,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return out;
 }
 
-// Columns 2 to 17 of cases.csv are options (option_schema.h), read by their names.
-constexpr std::size_t kFirstOption = 2, kLastOption = 17;
+// Columns 2 to 18 of cases.csv are options (option_schema.h), read by their names.
+constexpr std::size_t kFirstOption = 2, kLastOption = 18;
 
 }  // namespace
 
@@ -36,7 +36,8 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
     std::getline(in, line);
     const std::vector<std::string> header = split_csv_line(line);
     const std::vector<std::string> expected{"case", "model", "framework", "nodes", "gpus_per_node", "dp", "tp", "pp",
-                                            "cp", "vpp", "sequence_parallel", "tp_comm_overlap", "mbs", "gbs", "seq",
+                                            "cp", "vpp", "sequence_parallel", "tp_comm_overlap", "overlap_param_gather",
+                                            "mbs", "gbs", "seq",
                                             "precision", "zero", "recompute", "metric", "measured", "source"};
     if (header != expected) throw InputError({path, 1, 0, ""}, "unexpected header; expected the columns of cases.csv");
     const std::string model_dir = (std::filesystem::path(path).parent_path() / "models").string();
@@ -65,14 +66,14 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
             set_option(o, *option, *value);
         }
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
-        c.metric = f[18];
+        c.metric = f[19];
         if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu")
             throw InputError({path, number, 0, "metric"}, "expected tokens_per_s_per_gpu or tflops_per_gpu, got '" + c.metric + "'");
         char* end = nullptr;
-        c.measured = std::strtod(f[19].c_str(), &end);
-        if (end == f[19].c_str() || c.measured <= 0)
-            throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + f[19] + "'");
-        c.source = f[20];
+        c.measured = std::strtod(f[20].c_str(), &end);
+        if (end == f[20].c_str() || c.measured <= 0)
+            throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + f[20] + "'");
+        c.source = f[21];
         cases.push_back(std::move(c));
     }
     return cases;

@@ -60,6 +60,10 @@ struct ChunkCosts {
     double gradient_bucket_ns = 0;     ///< each part's gradient reduction over dp (ZeRO < 3)
     double zero3_gather_ns = 0;        ///< ZeRO-3: parameter all-gather beside each pass
     double zero3_reduce_scatter_ns = 0;  ///< ZeRO-3: gradient reduce-scatter after each backward pass
+    /// ZeRO 1-2 (Megatron's distributed optimizer): each gradient bucket's
+    /// parameter all-gather over dp x cp after the optimizer step.
+    double param_gather_bucket_ns = 0;
+    double weight_cast_ns = 0;  ///< fp8: the linear weights' casts, once per optimizer step (first micro-batch)
 };
 
 struct TrainingStepCosts {
