@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collective/collective_cost.h"
+#include "memory/memory_model.h"
 #include "model/fp8_casts.h"
 #include "predict/predict.h"
 #include "workload/step_costs.h"
@@ -265,4 +266,17 @@ TEST_CASE("parameter all-gather: after the optimizer step, or per bucket beside 
             CHECK(t.ops[2].start == (chunks == 1 ? 34 : 30));
         }
     }
+}
+
+TEST_CASE("memory: in fp8 the cached FP8 weights, 2 bytes per linear weight") {
+    // Eight layers of 12,582,912 linear weights (QKV 3 h^2, projection h^2, FC1 and
+    // FC2 4 h^2 each; norms and the embedding stay bf16 only): 2 x 8 x 12,582,912
+    // = 201,326,592 bytes more than bf16. Not with ZeRO 3 (FSDP gathers and casts anew).
+    ModelSpec m = gpt(8);
+    ParallelPlan p;
+    const double bf16 = stage_memory(m, p, 0).weights;
+    p.precision = Precision::FP8;
+    CHECK(stage_memory(m, p, 0).weights - bf16 == 201326592);
+    p.zero = 3;
+    CHECK(stage_memory(m, p, 0).weights == bf16);
 }
