@@ -80,7 +80,12 @@ struct HandTimer {
         bool overlapped;
     };
     std::vector<Timed> ops;
+    double receive_at = 0;  ///< when every received message arrives
     Deps op(const StepOp& s, const Deps& after) {
+        if (s.kind == StepOpKind::Receive) {
+            ops.push_back({s.kind, receive_at, receive_at, false});
+            return receive_at;
+        }
         const bool compute = s.kind == StepOpKind::Compute || s.kind == StepOpKind::OptimizerStep;
         double& free = stream_free[compute ? -1 : static_cast<int>(s.kind)];
         const double start = std::max(free, after);
@@ -250,20 +255,25 @@ TEST_CASE("parameter all-gather: after the optimizer step, or per bucket beside 
         CHECK(t.ops[4].end == 50);
     }
     SUBCASE("interleaved: dispatched ahead, not after the pass's receive") {
-        // The stage's previous op ended at 30 (a received activation, say): with
-        // one virtual chunk the gather waits for it, [30, 34], and the compute
-        // starts at 34; with two (Megatron aligns and dispatches ahead) it ran from
-        // 0, [0, 4], and the compute starts at 30.
+        // The stage's previous pass ended at 10, the activation arrives at 30. With
+        // one virtual chunk the pre-hook gathers after the receive, [30, 34], and the
+        // compute starts at 34; with two (Megatron's aligned gathers, dispatched
+        // ahead) it runs from 10, [10, 14], and the compute starts at 30.
         for (const int chunks : {1, 2}) {
             StepLayout l = layout(true);
             l.virtual_chunks = chunks;
+            l.passes[0].input = true;
             HandTimer t;
+            t.receive_at = 30;
             StageCursor<double> cursor;
-            cursor.last_chain = 30;
+            cursor.last_chain = 10;
             lay_out_pass(l, 0, first, false, cursor, t);
             CAPTURE(chunks);
-            CHECK(t.ops[0].start == (chunks == 1 ? 30 : 0));
-            CHECK(t.ops[2].start == (chunks == 1 ? 34 : 30));
+            REQUIRE(t.ops.size() == 4);  // receive, first bucket, the rest, compute (interleaved: the gathers first)
+            const HandTimer::Timed& gathered = t.ops[chunks == 1 ? 1 : 0];
+            CHECK(gathered.kind == StepOpKind::ParamGather);
+            CHECK(gathered.start == (chunks == 1 ? 30 : 10));
+            CHECK(t.ops[3].start == (chunks == 1 ? 34 : 30));
         }
     }
 }

@@ -57,9 +57,10 @@
 // stages and dispatches them ahead of the chunks that need them (schedules.py
 // forward_backward_pipelining_with_interleaving: param_sync_func for the
 // first two chunks before the first pass, each later one a chunk ahead;
-// --align-param-gather is on unless --no-align-param-gather): they are laid
-// out ready from the step's start, one after another on the data-parallel
-// lane, and the chunk's first forward waits for its first bucket.
+// --align-param-gather is on unless --no-align-param-gather): a chunk's
+// gathers are laid out after the stage's previous pass without waiting for
+// the pass's receive (the first chunk's from the step's start, during the
+// pipeline's fill), and its first forward waits for its first bucket.
 // In fp8 that first forward pass also casts the chunk's weights, once per
 // step (model/fp8_casts.h).
 //
@@ -215,6 +216,16 @@ template <class Out>
     Deps deps = std::move(cursor.carry);
     cursor.carry = Deps{};
     Out::join(deps, cursor.last_chain);
+    // Communication overlapped with the compute: its first piece before it,
+    // the rest beside it (the next pass waits for that).
+    Deps beside{};
+    const bool first_of_step = pass.forward && pass.micro_batch == 0;
+    // The parameter all-gathers: interleaved, dispatched ahead, not waiting for the
+    // pass's receive (so laid out before it); else by the first forward's pre-hook, after it.
+    const bool gather = first_of_step && pl.param_gather_ns > 0;
+    if (gather && layout.virtual_chunks > 1)
+        lay_out_first_then_beside(StepOpKind::ParamGather, pl.param_gather_ns, pl.param_gather_first_ns, deps, op, beside,
+                                  cursor.carry, out);
     if (pl.input) {
         op.kind = StepOpKind::Receive;
         op.peer_stage = pass.forward ? (stage + pp - 1) % pp : (stage + 1) % pp;
@@ -223,22 +234,14 @@ template <class Out>
         op.peer_stage = -1;
         op.tag = 0;
     }
-    // Communication overlapped with the compute: its first piece before it,
-    // the rest beside it (the next pass waits for that).
-    Deps beside{};
     if (pl.cp_ns > 0)
         lay_out_first_then_beside(StepOpKind::ContextExchange, pl.cp_ns, pl.cp_first_ns, deps, op, beside, cursor.carry, out);
     if (pl.zero3)
         lay_out_first_then_beside(StepOpKind::Zero3Gather, pl.zero3_gather_ns, pl.zero3_gather_first_ns, deps, op, beside,
                                   cursor.carry, out);
-    const bool first_of_step = pass.forward && pass.micro_batch == 0;
-    if (first_of_step && pl.param_gather_ns > 0) {
-        // Interleaved: dispatched ahead of the chunk, from the step's start, one after
-        // another on the data-parallel lane; else by the first forward's pre-hook.
-        const Deps ahead{};
-        lay_out_first_then_beside(StepOpKind::ParamGather, pl.param_gather_ns, pl.param_gather_first_ns,
-                                  layout.virtual_chunks > 1 ? ahead : deps, op, beside, cursor.carry, out);
-    }
+    if (gather && layout.virtual_chunks == 1)
+        lay_out_first_then_beside(StepOpKind::ParamGather, pl.param_gather_ns, pl.param_gather_first_ns, deps, op, beside,
+                                  cursor.carry, out);
     const bool bucketed = last_backward && pl.bucketed;
     const int buckets = bucketed ? pl.buckets : 1;
     op.parts = buckets;
