@@ -1,7 +1,9 @@
 // dtcalc calibrate's speed: 1,000 measured rows (5 cluster shapes x 5
 // collectives x 40 sizes, timed by the model with its constants moved and 3 %
-// noise) fitted on h100-ib-ndr400's four calibrated constants; once the fit
+// noise) fitted on h100-ib-ndr400's calibrated constants; once the fit
 // alone, once with the leave-one-group-out refits (one more fit per group).
+// And the published training cases (validation/training/cases.csv, 27 rows in
+// 4 families) with their refits: every case predicted once per objective evaluation.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -12,6 +14,7 @@
 #include "config/calibration_table.h"
 #include "config/config_readers.h"
 #include "config/preset.h"
+#include "predict/training_cases.h"
 
 namespace {
 
@@ -19,8 +22,11 @@ using namespace dtcalc;
 
 const std::string kPreset = std::string(DTCALC_SOURCE_DIR) + "/presets/h100-ib-ndr400.toml";
 
+// The preset is composed of the hardware catalogue: calibrate fits its expanded form.
+ConfigValue expanded_preset() { return load_preset(kPreset, {std::string(DTCALC_SOURCE_DIR) + "/presets"}).tree; }
+
 std::vector<NcclMeasurement> thousand_rows() {
-    ConfigValue root = read_toml_file(kPreset);
+    ConfigValue root = expanded_preset();
     find_config_path(root, "nccl.alltoall-nvlink-efficiency")->number = 0.82;
     find_config_path(root, "nccl.network-p2p-efficiency")->number = 0.85;
     find_config_path(root, "nccl.p2p.network-channel-bandwidth")->number = 18.0;
@@ -45,7 +51,7 @@ std::vector<NcclMeasurement> thousand_rows() {
 }
 
 void fit(benchmark::State& state, bool leave_one_out) {
-    const ConfigValue root = read_toml_file(kPreset);
+    const ConfigValue root = expanded_preset();
     const std::vector<NcclMeasurement> rows = thousand_rows();
     CalibrationOptions options;
     options.leave_one_group_out = leave_one_out;
@@ -64,5 +70,22 @@ BENCHMARK(BM_Calibrate_1000Rows)->Unit(benchmark::kMillisecond)->Iterations(3);
 // The same with the leave-one-group-out refits (25 groups: 26 fits).
 void BM_Calibrate_1000Rows_LeaveOneGroupOut(benchmark::State& state) { fit(state, true); }
 BENCHMARK(BM_Calibrate_1000Rows_LeaveOneGroupOut)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The published training cases, every constant the preset marks, with the 4 refits.
+void BM_Calibrate_TrainingCases_LeaveOneGroupOut(benchmark::State& state) {
+    const ConfigValue root = expanded_preset();
+    CalibrationData data;
+    data.training = read_training_cases(std::string(DTCALC_SOURCE_DIR) + "/validation/training/cases.csv", kPreset);
+    CalibrationOptions options;
+    options.preset_dirs = {std::string(DTCALC_SOURCE_DIR) + "/presets"};
+    options.model_dirs = {std::string(DTCALC_SOURCE_DIR) + "/models"};
+    for (auto _ : state) {
+        const CalibrationResult r = calibrate_preset(root, kPreset, data, options);
+        benchmark::DoNotOptimize(r.objective_after);
+        state.counters["rows"] = static_cast<double>(r.rows_used);
+        state.counters["evaluations"] = r.evaluations;
+    }
+}
+BENCHMARK(BM_Calibrate_TrainingCases_LeaveOneGroupOut)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

@@ -3,28 +3,98 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "calibrate/log_space_search.h"
 #include "config/calibration_table.h"
 #include "config/preset.h"
+#include "predict/predict_options.h"
+#include "sweep/step_replay.h"
 #include "validate/validation_plan.h"
 
 namespace dtcalc {
 namespace {
 
+// One measured row: an nccl-tests row or a training case.
+struct Row {
+    const NcclMeasurement* collective = nullptr;
+    const TrainingCase* training = nullptr;
+    std::size_t training_index = 0;  // its slot among the training cases
+    std::string group;
+    std::string same;  // rows with the same key measure the same thing (contradictions)
+    std::string label;
+    std::string unit;
+    std::uint64_t bytes = 0;
+    double measured = 0;
+    InputLocation where;
+};
+
+std::vector<Row> rows_of(const CalibrationData& data) {
+    std::vector<Row> rows;
+    for (const NcclMeasurement& m : data.collectives) {
+        Row r;
+        r.collective = &m;
+        r.group = nccl_group_name(m);
+        r.same = fmt::format("{}|{}|{}|{}", static_cast<int>(m.kind), m.nodes, m.gpus_per_node, m.bytes);
+        r.label = fmt::format("{} B", m.bytes);
+        r.unit = "us";
+        r.bytes = m.bytes;
+        r.measured = m.time_us;
+        r.where = m.where;
+        rows.push_back(std::move(r));
+    }
+    for (std::size_t i = 0; i < data.training.size(); ++i) {
+        const TrainingCase& c = data.training[i];
+        Row r;
+        r.training = &c;
+        r.training_index = i;
+        r.group = training_group_name(c);
+        r.same = "training|" + c.id + "|" + c.metric;
+        r.label = c.id + " " + c.metric;
+        r.unit = training_metric_unit(c.metric);
+        r.measured = c.measured;
+        r.where = {c.file, c.line, 0, ""};
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
 // Predictions of rows with candidate values of the calibrated constants: the
 // values are set in a copy of the parsed preset, which is read again with
-// every check load_preset makes.
+// every check load_preset makes. A training case keeps its model, plan and
+// network shape (resolved once, on the preset as given) and takes its device
+// and system from the candidate preset: no calibrated key can name a network's
+// value (those are lists), so nothing else of the case depends on the values.
 class Evaluator {
 public:
-    Evaluator(const ConfigValue& root, std::string path, const std::vector<NcclMeasurement>& rows)
+    Evaluator(const ConfigValue& root, std::string path, const std::vector<Row>& rows, const CalibrationData& data,
+              const CalibrationOptions& options)
         : root_(root), path_(std::move(path)), rows_(rows) {
         const Preset preset = preset_from_config(root_, path_);
         constants_ = preset.calibration;
         for (const CalibratedConstant& c : constants_) leaves_.push_back(find_config_path(root_, c.key));
+        for (const TrainingCase& c : data.training) {
+            PredictOptions o = c.options;
+            o.preset = path_;  // the preset being fitted, whatever the case was read with
+            ResolvedPrediction resolved = [&] {
+                try {
+                    return resolve_prediction(o, options.preset_dirs, options.model_dirs);
+                } catch (const OptionError& e) {
+                    throw InputError({c.file, c.line, 0, e.option()}, e.detail());
+                }
+            }();
+            const PredictResult r = predict(resolved.inputs);
+            if (!r.plan_problems.empty()) {
+                std::string problems;
+                for (const std::string& p : r.plan_problems) problems += (problems.empty() ? "" : "; ") + p;
+                throw InputError({c.file, c.line, 0, c.id}, "the case's plan cannot run on preset " + preset.name + ": " + problems);
+            }
+            training_inputs_.push_back(std::move(resolved.inputs));
+        }
     }
 
     const std::vector<CalibratedConstant>& constants() const { return constants_; }
@@ -35,8 +105,9 @@ public:
         return v;
     }
 
-    /// Predicted time (us) of rows `which`, written to `out[i]` for each i in `which`.
-    void predict(const std::vector<double>& values, const std::vector<std::size_t>& which, std::vector<double>& out) {
+    /// Predicted value (us for nccl-tests rows, the metric for training cases)
+    /// of rows `which`, written to `out[i]` for each i in `which`.
+    void predict_rows(const std::vector<double>& values, const std::vector<std::size_t>& which, std::vector<double>& out) {
         for (std::size_t k = 0; k < values.size(); ++k) {
             ConfigValue& leaf = *leaves_[k];
             if (constants_[k].integer) {
@@ -48,20 +119,36 @@ public:
             }
         }
         const Preset preset = preset_from_config(root_, path_);
+        std::optional<TrainingDevice> device;
         for (std::size_t i : which) {
-            out[i] = predict_nccl_measurement(preset, {}, rows_[i]).time_ns / 1000.0;
+            const Row& row = rows_[i];
+            if (row.collective) {
+                out[i] = predict_nccl_measurement(preset, {}, *row.collective).time_ns / 1000.0;
+            } else {
+                if (!device) device = preset.training_device();
+                PredictInputs in = training_inputs_[row.training_index];
+                in.device = *device;
+                in.system = preset.system;
+                // predict()'s numbers to the last bit, without building the step's DAG (sweep/step_replay.h).
+                const PredictResult r = predict_without_schedule(in, scratch_);
+                if (!r.plan_problems.empty())
+                    throw InputError(row.where, "the case's plan cannot run with these values: " + r.plan_problems.front());
+                out[i] = training_metric(r, row.training->metric);
+            }
             if (!(out[i] > 0) || !std::isfinite(out[i]))
-                throw InputError(rows_[i].where, "the model predicts no time for this row, so it cannot be "
-                                                 "compared on a log scale; leave it out");
+                throw InputError(row.where, "the model predicts nothing for this row, so it cannot be "
+                                            "compared on a log scale; leave it out");
         }
     }
 
 private:
     ConfigValue root_;
     std::string path_;
-    const std::vector<NcclMeasurement>& rows_;
+    const std::vector<Row>& rows_;
     std::vector<CalibratedConstant> constants_;
     std::vector<ConfigValue*> leaves_;
+    std::vector<PredictInputs> training_inputs_;
+    ReplayScratch scratch_;
 };
 
 double squared_log_error(double predicted, double measured) {
@@ -70,10 +157,10 @@ double squared_log_error(double predicted, double measured) {
 }
 
 ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<double>& predicted,
-                    const std::vector<NcclMeasurement>& data) {
+                    const std::vector<Row>& data) {
     ErrorStats s;
     for (std::size_t r : rows) {
-        const double e = std::abs(predicted[r] / data[r].time_us - 1);
+        const double e = std::abs(predicted[r] / data[r].measured - 1);
         s.mean += e;
         s.max = std::max(s.max, e);
         ++s.rows;
@@ -82,8 +169,14 @@ ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<doub
     return s;
 }
 
+// A constant of the network model ([nccl] tables): a training run depends on
+// it only through its exposed communication, a few percent of the step, and
+// on every other rate of the cluster at the same time, so it cannot pin it;
+// such constants are fitted on collective measurements only.
+bool is_network_constant(const std::string& key) { return key.rfind("nccl.", 0) == 0; }
+
 struct Problem {
-    const std::vector<NcclMeasurement>& data;
+    const std::vector<Row>& data;
     std::vector<std::string> group_names;
     std::vector<std::vector<std::size_t>> group_rows;  // used rows of each group
     std::vector<std::vector<bool>> sensitive;          // [constant][row]
@@ -135,20 +228,20 @@ FitOutcome fit_groups(Evaluator& evaluator, const Problem& problem, const std::v
     };
     auto objective = [&](const std::vector<double>& values, int changed) {
         if (changed < 0) {
-            evaluator.predict(values, rows_in, predicted);
+            evaluator.predict_rows(values, rows_in, predicted);
             std::fill(group_sum.begin(), group_sum.end(), 0.0);
             for (std::size_t r : rows_in) {
-                row_error[r] = squared_log_error(predicted[r], problem.data[r].time_us);
+                row_error[r] = squared_log_error(predicted[r], problem.data[r].measured);
                 group_sum[static_cast<std::size_t>(group_slot[r])] += row_error[r];
             }
             return objective_of(group_sum);
         }
         const auto& rows = rows_of[static_cast<std::size_t>(changed)];
-        evaluator.predict(values, rows, trial_predicted);
+        evaluator.predict_rows(values, rows, trial_predicted);
         std::vector<double> sums = group_sum;
         for (std::size_t r : rows)
             sums[static_cast<std::size_t>(group_slot[r])] +=
-                squared_log_error(trial_predicted[r], problem.data[r].time_us) - row_error[r];
+                squared_log_error(trial_predicted[r], problem.data[r].measured) - row_error[r];
         return objective_of(sums);
     };
     const LogSearchResult result = minimize_in_log_box(objective, start, low, high, out.fitted);
@@ -166,7 +259,7 @@ double objective_on(const Problem& problem, const std::vector<std::size_t>& grou
     double total = 0;
     for (std::size_t g : groups) {
         double sum = 0;
-        for (std::size_t r : problem.group_rows[g]) sum += squared_log_error(predicted[r], problem.data[r].time_us);
+        for (std::size_t r : problem.group_rows[g]) sum += squared_log_error(predicted[r], problem.data[r].measured);
         total += sum / static_cast<double>(problem.group_rows[g].size());
     }
     return groups.empty() ? 0 : total / static_cast<double>(groups.size());
@@ -223,20 +316,21 @@ double written_value(double value, bool integer, double low, double high) {
 }
 
 CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::string& preset_path,
-                                   const std::vector<NcclMeasurement>& data, const CalibrationOptions& options) {
-    Evaluator evaluator(preset_root, preset_path, data);
-    if (evaluator.constants().empty())
+                                   const CalibrationData& input, const CalibrationOptions& options) {
+    if (preset_from_config(preset_root, preset_path).calibration.empty())
         throw InputError({"--preset", 0, 0, ""},
                          preset_path +
                              " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
+    const std::vector<Row> data = rows_of(input);
+    Evaluator evaluator(preset_root, preset_path, data, input, options);
     CalibrationResult result;
     result.rows_read = data.size();
 
-    // Contradictory rows: one collective, shape and size, times `ratio` apart.
-    std::map<std::tuple<int, int, int, std::uint64_t>, std::vector<std::size_t>> same;
-    std::vector<std::tuple<int, int, int, std::uint64_t>> order;
+    // Contradictory rows: one collective, shape and size (one training case and metric), `ratio` apart.
+    std::map<std::string, std::vector<std::size_t>> same;
+    std::vector<std::string> order;
     for (std::size_t r = 0; r < data.size(); ++r) {
-        const auto key = std::make_tuple(static_cast<int>(data[r].kind), data[r].nodes, data[r].gpus_per_node, data[r].bytes);
+        const std::string& key = data[r].same;
         auto [it, fresh] = same.try_emplace(key);
         if (fresh) order.push_back(key);
         it->second.push_back(r);
@@ -244,19 +338,21 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
     std::vector<bool> used(data.size(), true);
     for (const auto& key : order) {
         const std::vector<std::size_t>& rows = same[key];
-        double lo = data[rows.front()].time_us, hi = lo;
+        double lo = data[rows.front()].measured, hi = lo;
         for (std::size_t r : rows) {
-            lo = std::min(lo, data[r].time_us);
-            hi = std::max(hi, data[r].time_us);
+            lo = std::min(lo, data[r].measured);
+            hi = std::max(hi, data[r].measured);
         }
         if (hi / lo < options.contradiction_ratio) continue;
         Contradiction c;
-        c.group = nccl_group_name(data[rows.front()]);
+        c.group = data[rows.front()].group;
         c.bytes = data[rows.front()].bytes;
+        c.label = data[rows.front()].label;
+        c.unit = data[rows.front()].unit;
         c.ratio = hi / lo;
         for (std::size_t r : rows) {
             c.rows.push_back(data[r].where);
-            c.times_us.push_back(data[r].time_us);
+            c.measured.push_back(data[r].measured);
             used[r] = false;
         }
         result.contradictions.push_back(std::move(c));
@@ -266,7 +362,7 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
     for (std::size_t r = 0; r < data.size(); ++r) {
         if (!used[r]) continue;
         ++result.rows_used;
-        const std::string name = nccl_group_name(data[r]);
+        const std::string& name = data[r].group;
         auto it = std::find(problem.group_names.begin(), problem.group_names.end(), name);
         if (it == problem.group_names.end()) {
             problem.group_names.push_back(name);
@@ -299,25 +395,27 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         if (used[r]) all_used.push_back(r);
     const std::vector<double> start = evaluator.start();
     std::vector<double> before(data.size(), 0.0);
-    evaluator.predict(start, all_used, before);
+    evaluator.predict_rows(start, all_used, before);
     const std::size_t n_constants = start.size();
     problem.sensitive.assign(n_constants, std::vector<bool>(data.size(), false));
     std::vector<double> probe(data.size(), 0.0);
     for (std::size_t i = 0; i < n_constants; ++i) {
         const CalibratedConstant& c = evaluator.constants()[i];
+        const bool network = is_network_constant(c.key);
         for (double v : {c.low, std::sqrt(c.low * c.high), c.high}) {
             std::vector<double> values = start;
             values[i] = v;
-            evaluator.predict(values, all_used, probe);
+            evaluator.predict_rows(values, all_used, probe);
             for (std::size_t r : all_used)
-                if (std::abs(probe[r] - before[r]) > 1e-12 * std::abs(before[r])) problem.sensitive[i][r] = true;
+                if (std::abs(probe[r] - before[r]) > 1e-12 * std::abs(before[r]) && !(network && data[r].training))
+                    problem.sensitive[i][r] = true;
         }
     }
 
     const FitOutcome outcome = fit_groups(evaluator, problem, fit, start);
     result.evaluations += outcome.evaluations;
     std::vector<double> after(data.size(), 0.0);
-    evaluator.predict(outcome.values, all_used, after);
+    evaluator.predict_rows(outcome.values, all_used, after);
     result.objective_before = objective_on(problem, fit, before);
     result.objective_after = objective_on(problem, fit, after);
 
@@ -339,8 +437,12 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
                         elsewhere.push_back(g);
                         break;
                     }
+            const bool training_only = std::all_of(all_used.begin(), all_used.end(),
+                                                   [&](std::size_t r) { return data[r].training != nullptr; });
             if (f.rows > 0)
                 f.reason = fmt::format("changes only {} fitted row(s); fitting it needs {}", f.rows, options.min_rows);
+            else if (is_network_constant(c.key) && training_only)
+                f.reason = "a network constant: fitted on collective measurements (nccl-tests) only, and the data has none";
             else if (!elsewhere.empty())
                 f.reason = "changes no fitted row, only rows of " + group_list(elsewhere, problem.group_names);
             else
@@ -364,13 +466,38 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
             const FitOutcome without = fit_groups(evaluator, problem, rest, start);
             result.evaluations += without.evaluations;
             std::vector<double> predicted(data.size(), 0.0);
-            evaluator.predict(without.values, problem.group_rows[g], predicted);
+            evaluator.predict_rows(without.values, problem.group_rows[g], predicted);
             gf.left_out = stats_of(problem.group_rows[g], predicted, data);
             gf.left_out_values = without.values;
         }
         result.groups.push_back(std::move(gf));
     }
     return result;
+}
+
+}  // namespace dtcalc
+
+namespace dtcalc {
+
+std::string training_group_name(const TrainingCase& c) {
+    std::string family;
+    std::size_t start = 0;
+    while (start <= c.id.size()) {
+        std::size_t end = c.id.find('-', start);
+        if (end == std::string::npos) end = c.id.size();
+        const std::string word = c.id.substr(start, end - start);
+        if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0]))) break;
+        family += (family.empty() ? "" : "-") + word;
+        start = end + 1;
+    }
+    return "training/" + (family.empty() ? c.id : family);
+}
+
+CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::string& preset_path,
+                                   const std::vector<NcclMeasurement>& rows, const CalibrationOptions& options) {
+    CalibrationData data;
+    data.collectives = rows;
+    return calibrate_preset(preset_root, preset_path, data, options);
 }
 
 }  // namespace dtcalc

@@ -1,19 +1,28 @@
 #pragma once
 // `dtcalc calibrate`: fit the constants a preset marks as calibrated (its
-// [calibration] table, config/calibration_table.h) to measured nccl-tests rows,
-// and say how well the fitted model predicts what it was not fitted to.
+// [calibration] table, config/calibration_table.h) to measured rows — nccl-tests
+// rows (collective, shape, size, time) and training cases (a plan, a measured
+// throughput or iteration time) — and say how well the fitted model predicts
+// what it was not fitted to.
 //
 // Objective: the mean squared log error, ln(predicted / measured)^2, averaged
-// within each group and then over the fitted groups, so that every group
-// (collective x GPUs x nodes, as `validate` groups them) weighs the same
-// whatever its row count. Minimised by log_space_search.h within each
-// constant's bounds; deterministic.
+// within each group and then over the fitted groups, so that every group weighs
+// the same whatever its row count. Groups: collective x GPUs x nodes for
+// nccl-tests rows, as `validate` groups them; "training/FAMILY" for training
+// cases, FAMILY being the case name's words before the first that starts with
+// a digit (nemo-llama2-70b-64: training/nemo-llama2), so that one model family
+// is one group. Minimised by log_space_search.h within each constant's bounds;
+// deterministic. A training case is predicted by `predict` with the candidate
+// values set in the preset: its device and system are the candidate preset's,
+// its model, plan and network shape as the case states them.
 //
 // Refusals: a constant that changes the prediction of fewer than `min_rows`
 // fitted rows (probed at its bounds and their geometric middle, the others at
 // the preset's values) is not fitted and keeps the preset's value, with the
-// reason; rows of one collective, shape and size whose times are `ratio` or
-// more apart are contradictory: listed, and left out of the fit and the errors.
+// reason; rows of one collective, shape and size (or one training case and
+// metric) whose values are `ratio` or more apart are contradictory: listed,
+// and left out of the fit and the errors. A training case whose plan cannot
+// run on the preset is an error naming its file and line.
 //
 // The fitted values are rounded to 4 significant digits (whole numbers where
 // the preset states an integer), as the written preset states them, and the
@@ -24,6 +33,7 @@
 #include <vector>
 
 #include "config/config_value.h"
+#include "predict/training_cases.h"
 #include "validate/nccl_measurement.h"
 
 namespace dtcalc {
@@ -34,6 +44,14 @@ struct CalibrationOptions {
     bool leave_one_group_out = true;        ///< refit without each fitted group in turn
     int min_rows = 3;                       ///< rows a constant must change to be fitted
     double contradiction_ratio = 2.0;       ///< max / min time of one size's rows
+    /// Where training cases find the catalogue, framework recipes and models.
+    std::vector<std::string> preset_dirs, model_dirs;
+};
+
+/// What is fitted to: nccl-tests rows and training cases, either may be empty.
+struct CalibrationData {
+    std::vector<NcclMeasurement> collectives;
+    std::vector<TrainingCase> training;
 };
 
 struct ErrorStats {
@@ -63,10 +81,12 @@ struct GroupFit {
 
 struct Contradiction {
     std::string group;
-    std::uint64_t bytes = 0;
+    std::uint64_t bytes = 0;  ///< nccl-tests rows' size
+    std::string label;        ///< the rows for a person: "33554432 B", or a training case and its metric
+    std::string unit = "us";  ///< of `measured`: us for nccl-tests rows, the metric's unit for training cases
     std::vector<InputLocation> rows;
-    std::vector<double> times_us;
-    double ratio = 0;  ///< slowest / fastest
+    std::vector<double> measured;
+    double ratio = 0;  ///< largest / smallest
 };
 
 struct CalibrationResult {
@@ -85,10 +105,20 @@ std::string_view group_role_name(GroupRole role);
 /// (a whole number when `integer`), kept within [low, high].
 double written_value(double value, bool integer, double low, double high);
 
+/// The group of a training case: "training/" and the case name's words before
+/// the first that starts with a digit (the whole name when none does).
+std::string training_group_name(const TrainingCase& c);
+
 /// `preset_root` is the preset file as parsed (it must have a [calibration]
-/// table), `preset_path` where it was read. Throws InputError naming --fit or
-/// --check for a pattern that matches no group, a group in both, or nothing
-/// left to fit; naming --preset for a preset without a [calibration] table.
+/// table), `preset_path` where it was read (training cases run on it). Throws
+/// InputError naming --fit or --check for a pattern that matches no group, a
+/// group in both, or nothing left to fit; naming --preset for a preset without
+/// a [calibration] table; naming a training case's file and line when its plan
+/// cannot run.
+CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::string& preset_path,
+                                   const CalibrationData& data, const CalibrationOptions& options);
+
+/// nccl-tests rows only.
 CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::string& preset_path,
                                    const std::vector<NcclMeasurement>& rows, const CalibrationOptions& options);
 

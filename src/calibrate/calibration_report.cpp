@@ -61,11 +61,12 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
                            percent(g.after.mean), percent(g.after.max), out_mean, out_max);
     }
     if (!result.contradictions.empty()) {
-        out << "\ncontradictory rows (one collective, shape and size, times 2x or more apart), left out of the fit:\n";
+        out << "\ncontradictory rows (one collective, shape and size, or one training case and metric, 2x or more "
+               "apart), left out of the fit:\n";
         for (const Contradiction& c : result.contradictions) {
-            out << fmt::format("  {} {} B ({:.2f}x):", c.group, c.bytes, c.ratio);
+            out << fmt::format("  {} {} ({:.2f}x):", c.group, c.label, c.ratio);
             for (std::size_t i = 0; i < c.rows.size(); ++i)
-                out << fmt::format(" {}:{} {:g} us{}", c.rows[i].file, c.rows[i].line, c.times_us[i],
+                out << fmt::format(" {}:{} {:g} {}{}", c.rows[i].file, c.rows[i].line, c.measured[i], c.unit,
                                    i + 1 < c.rows.size() ? "," : "");
             out << "\n";
         }
@@ -108,10 +109,11 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
     for (std::size_t i = 0; i < result.contradictions.size(); ++i) {
         const Contradiction& c = result.contradictions[i];
         out << (i ? ",\n    " : "\n    ") << "{\"group\": " << json_string(c.group) << ", \"size_bytes\": " << c.bytes
+            << ", \"label\": " << json_string(c.label) << ", \"unit\": " << json_string(c.unit)
             << ", \"ratio\": " << json_number(c.ratio) << ", \"rows\": [";
         for (std::size_t k = 0; k < c.rows.size(); ++k)
             out << (k ? ", " : "") << "{\"file\": " << json_string(c.rows[k].file) << ", \"line\": " << c.rows[k].line
-                << ", \"time_us\": " << json_number(c.times_us[k]) << "}";
+                << ", \"measured\": " << json_number(c.measured[k]) << "}";
         out << "]}";
     }
     out << (result.contradictions.empty() ? "" : "\n  ") << "],\n  \"written\": "

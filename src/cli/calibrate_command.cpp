@@ -55,7 +55,8 @@ std::string checked_date(const std::string& date) {
     throw InputError({"--date", 0, 0, ""}, "expected a date YYYY-MM-DD, got '" + date + "'");
 }
 
-void run_calibrate(const CalibrateOptions& options, const std::vector<std::string>& preset_dirs) {
+void run_calibrate(const CalibrateOptions& options, const std::vector<std::string>& preset_dirs,
+                   const std::vector<std::string>& model_dirs) {
     const OutputFormat format = parse_output_format(options.format);
     if (format == OutputFormat::Csv) throw InputError({"--format", 0, 0, ""}, "expected table or json, got 'csv'");
     const std::string date = options.date.empty() ? today() : checked_date(options.date);
@@ -73,8 +74,11 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
         throw InputError({"--preset", 0, 0, ""},
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
 
-    const std::vector<NcclMeasurement> rows = read_nccl_inputs(options.inputs, {options.nodes, options.gpus_per_node});
+    MeasuredInputs inputs = read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path);
+    CalibrationData rows{std::move(inputs.collectives), std::move(inputs.training)};
     CalibrationOptions calibration;
+    calibration.preset_dirs = preset_dirs;
+    calibration.model_dirs = model_dirs;
     calibration.fit_groups = options.fit;
     calibration.check_groups = options.check;
     calibration.leave_one_group_out = !options.no_leave_one_out;
@@ -104,13 +108,16 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
 
 }  // namespace
 
-void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& preset_dirs) {
+void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& preset_dirs,
+                             const std::vector<std::string>& model_dirs) {
     auto options = std::make_shared<CalibrateOptions>();
     CLI::App* command = app.add_subcommand(
         "calibrate",
-        "Fit a preset's calibrated constants to measured nccl-tests output; report the error in and out of sample");
+        "Fit a preset's calibrated constants to measured nccl-tests output and training runs; report the error in and "
+        "out of sample");
     command->add_option("inputs", options->inputs,
-                        "nccl-tests output files, folders of them, or dataset CSVs (validation/nccl/ format)")
+                        "nccl-tests output files, folders of them, dataset CSVs (validation/nccl/ format), or training "
+                        "cases (validation/training/cases.csv format)")
         ->required();
     command->add_option("--preset,-p", options->preset, "The preset to fit (a name or a .toml path)")->required();
     command->add_option("--nodes", options->nodes, "Nodes, for nccl-tests logs without rank lines");
@@ -124,7 +131,7 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
     command->add_option("--date", options->date, "The date the written preset names (default today, UTC)");
     command->add_flag("--no-leave-one-out", options->no_leave_one_out,
                       "Skip the leave-one-group-out refits (one fit per fitted group)");
-    command->callback([options, &preset_dirs] { run_calibrate(*options, preset_dirs); });
+    command->callback([options, &preset_dirs, &model_dirs] { run_calibrate(*options, preset_dirs, model_dirs); });
 }
 
 }  // namespace dtcalc::cli

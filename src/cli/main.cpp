@@ -37,6 +37,6 @@ int main(int argc, char** argv) {
     dtcalc::cli::setup_gen_workload_command(app, preset_dirs);
     dtcalc::cli::setup_astra_command(app, preset_dirs);
     dtcalc::cli::setup_validate_command(app, preset_dirs, model_dirs);
-    dtcalc::cli::setup_calibrate_command(app, preset_dirs);
+    dtcalc::cli::setup_calibrate_command(app, preset_dirs, model_dirs);
     return dtcalc::cli::run_command_line(app, [&] { app.parse(argc, argv); }, std::cout, std::cerr);
 }

@@ -10,6 +10,7 @@ void StageTimeAccountant::clear(bool by_class) {
     by_class_ = by_class;
     frontier_ = bubble_ = compute_busy_ = compute_end_ = 0;
     all_.clear();
+    run_ = {};
     unions_ = {};
     pending_.clear();
     exposed_ = {};
@@ -30,6 +31,10 @@ TimeAccounts StageTimeAccountant::finish(double wall) {
     if (wall > compute_end_) settle(compute_end_, wall);
     TimeAccounts out;
     out.compute_ns = compute_busy_;
+    if (run_.open) {
+        all_.emplace_back(run_.start, run_.end);
+        run_ = {};
+    }
     // The union of every class: nearly in order already (out of order only
     // where collectives queue), so an insertion sort, which gives way to
     // std::sort when it has to move too far.

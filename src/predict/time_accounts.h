@@ -65,11 +65,11 @@ public:
         compute_end_ = end;  // compute ops end in order: the frontier takes it when it is read
         compute_busy_ += end - start;
     }
-    void communicate(double start, double end, TrafficClass traffic) {
+    [[gnu::always_inline]] void communicate(double start, double end, TrafficClass traffic) {
         frontier_ = std::max(frontier_, end);
         if (!(end > start)) return;
         const auto k = static_cast<std::size_t>(traffic);
-        all_.emplace_back(start, end);
+        run_.add(start, end, all_);
         if (!by_class_) return;
         unions_[k].add(start, end);
         pending_.push_back({start, end, k});
@@ -101,6 +101,31 @@ private:
         }
         double length() const { return open ? total + (end - start) : total; }
     };
+    // The union of every class's intervals so far, merged as they come: a run
+    // of intervals in start order (each merged into the run while it starts
+    // within it, covered_length()'s rule, else the run is closed into the
+    // list); one that starts before the run goes into the list as it is. The
+    // list and the open run have the same union as the intervals, so the
+    // finished union is the same merged runs, summed in the same order.
+    struct MergingRun {
+        double start = 0, end = -1;
+        bool open = false;
+        [[gnu::always_inline]] void add(double s, double e, std::vector<std::pair<double, double>>& closed) {
+            if (open && s >= start) {
+                if (s <= end) {
+                    end = std::max(end, e);
+                    return;
+                }
+                closed.emplace_back(start, end);
+            } else if (open) {
+                closed.emplace_back(s, e);
+                return;
+            }
+            start = s;
+            end = e;
+            open = true;
+        }
+    };
     // Adds to each class's exposed time its overlap with the compute gap
     // [from, to); what ends by `to` is settled for good (later gaps start later).
     void settle(double from, double to);
@@ -114,7 +139,8 @@ private:
     double bubble_ = 0;
     double compute_busy_ = 0;
     double compute_end_ = 0;  // the compute stream is free from here
-    std::vector<std::pair<double, double>> all_;  // every communication interval, for their union
+    std::vector<std::pair<double, double>> all_;  // the union's closed runs and out-of-order intervals
+    MergingRun run_;                              // the union's open run
     std::array<RunningUnion, kTrafficClasses> unions_{};
     std::vector<Pending> pending_;  // communication that may still overlap a compute gap
     std::array<double, kTrafficClasses> exposed_{};

@@ -1,7 +1,8 @@
 #pragma once
 // Published training throughputs as prediction cases (validation/training/cases.csv):
-// each row a model, a cluster shape, a plan, a metric (tokens/s per GPU or
-// model TFLOP/s per GPU) and the measured value with its source.
+// each row a model, a cluster shape, a plan, a metric (tokens/s per GPU, model
+// TFLOP/s per GPU, or the iteration time in ms) and the measured value with its
+// source.
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@ namespace dtcalc {
 
 struct TrainingCase {
     std::string id;
-    std::string metric;  ///< tokens_per_s_per_gpu | tflops_per_gpu
+    std::string metric;  ///< tokens_per_s_per_gpu | tflops_per_gpu | iteration_time_ms
     double measured = 0;
     std::string source;
     PredictOptions options;  ///< model (a name, or a file beside the cases), plan, cluster shape
@@ -19,10 +20,21 @@ struct TrainingCase {
     int line = 0;
 };
 
+/// Whether a file whose first line is `first_line` is a cases CSV: its
+/// first two columns are `case` and `model` (read_training_cases checks the rest).
+bool looks_like_training_cases(const std::string& first_line);
+
 /// Reads the cases CSV; `preset` is the system every case runs on. A model
 /// named in the file is looked up first in models/ beside the CSV. Throws
 /// InputError with file:line for a malformed row.
 std::vector<TrainingCase> read_training_cases(const std::string& csv_path, const std::string& preset);
+
+/// The case's metric from a prediction: tokens/s per GPU, model TFLOP/s per
+/// GPU, or the iteration time in ms.
+double training_metric(const PredictResult& result, const std::string& metric);
+
+/// The metric's unit for a person: "tok/s", "TFLOP/s" or "ms".
+std::string training_metric_unit(const std::string& metric);
 
 struct TrainingCaseResult {
     double predicted = 0;

@@ -41,11 +41,15 @@ bool costs_usable(const TrainingStepCosts& c) {
 }
 
 // One stage's timeline as far as later ops read it, and its summaries.
+//
+// Every op of one traffic class runs on the same group, so on the same
+// network dimensions: the class is one stream over them, and its last op
+// there is its last op anywhere. Two classes share links where their groups
+// share a dimension. So evaluate()'s per-dimension streams reduce to one
+// per class, and the classes an op shares links with are fixed per class.
 struct StageState {
     double compute_free = 0;
-    LaneBusy lane[kMaxDimensions][kTrafficClasses] = {};  // each traffic class's last op on each dimension
-    unsigned lanes_used[kMaxDimensions] = {};              // bit l: class l has had an op on the dimension
-    double latest_end[kMaxDimensions] = {};                // the latest end of any class's op on the dimension
+    LaneBusy lane[kTrafficClasses] = {};  // each traffic class's last op
     StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
@@ -55,10 +59,9 @@ struct StageState {
 
     // Every op on a stream ends no earlier than the one before it there, so
     // the latest end of all is the latest of the streams' last ends.
-    double wall(int dims) const {
+    double wall() const {
         double w = std::max(compute_free, other_end);
-        for (int d = 0; d < dims; ++d)
-            for (const LaneBusy& l : lane[d]) w = std::max(w, l.end);
+        for (const LaneBusy& l : lane) w = std::max(w, l.end);
         return w;
     }
 };
@@ -71,15 +74,18 @@ struct Timer {
 
     StageState* stage = nullptr;  // the stage being walked (the layout hands over one stage's ops at a time)
     double* send_end = nullptr;
-    std::uint64_t tp_mask = 0, ep_mask = 0, cp_mask = 0, dp_mask = 0, p2p_mask = 0;
+    // Per traffic class: whether its group spans any network dimension (else
+    // its ops are on no stream), and the other classes whose groups share one.
+    bool on_stream[kTrafficClasses] = {};
+    unsigned shares_with[kTrafficClasses] = {};
 
-    std::uint64_t streams(StepOpKind kind) const {
-        switch (kind) {
-            case StepOpKind::ContextExchange: return cp_mask;
-            case StepOpKind::TensorCollectives: return tp_mask;
-            case StepOpKind::ExpertAllToAll: return ep_mask;
-            case StepOpKind::Send: return p2p_mask;
-            default: return dp_mask;  // ZeRO-3 gathers and reduce-scatters, gradient buckets
+    /// The network dimensions each class's group spans, by TrafficClass.
+    void set_streams(const std::uint64_t (&dimensions)[kTrafficClasses]) {
+        for (int c = 0; c < kTrafficClasses; ++c) {
+            on_stream[c] = dimensions[c] != 0;
+            shares_with[c] = 0;
+            for (int o = 0; o < kTrafficClasses; ++o)
+                if (o != c && (dimensions[c] & dimensions[o]) != 0) shares_with[c] |= 1u << o;
         }
     }
 
@@ -100,29 +106,23 @@ struct Timer {
                 st.compute_free = end;
                 st.accounts->compute(start, end);
                 return end;
-            default: {  // on every network dimension its group spans (none: on no stream)
-                const std::uint64_t mask = streams(s.kind);
+            default: {  // on its class's stream (none: the group spans no dimension)
                 const int own = traffic_class(s.kind);
-                start = ready;
-                for (std::uint64_t m = mask; m; m &= m - 1) start = std::max(start, st.lane[std::countr_zero(m)][own].end);
-                LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
-                for (std::uint64_t m = mask; m; m &= m - 1) {
-                    const int d = std::countr_zero(m);
-                    if (st.latest_end[d] <= start) continue;  // every class there is done (its own lane ended before start)
-                    for (unsigned u = st.lanes_used[d] & ~(1u << own); u; u &= u - 1) {
-                        const LaneBusy& other = st.lane[d][std::countr_zero(u)];
+                if (on_stream[own]) {
+                    start = std::max(ready, st.lane[own].end);
+                    LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
+                    for (unsigned u = shares_with[own]; u; u &= u - 1) {
+                        const LaneBusy& other = st.lane[std::countr_zero(u)];
                         if (other.end > start) busy = merge_busy(busy, other);
                     }
+                    end = shared_link_end(start, s.duration_ns, busy);
+                    st.lane[own] = {start, end};
+                } else {
+                    start = ready;
+                    end = start + s.duration_ns;
+                    st.other_end = std::max(st.other_end, end);
                 }
-                end = shared_link_end(start, s.duration_ns, busy);
-                for (std::uint64_t m = mask; m; m &= m - 1) {
-                    const int d = std::countr_zero(m);
-                    st.lane[d][own] = {start, end};
-                    st.lanes_used[d] |= 1u << own;
-                    st.latest_end[d] = std::max(st.latest_end[d], end);
-                }
-                if (!mask) st.other_end = std::max(st.other_end, end);
-                st.accounts->communicate(start, end, static_cast<TrafficClass>(traffic_class(s.kind)));
+                st.accounts->communicate(start, end, static_cast<TrafficClass>(own));
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;
                 return end;
             }
@@ -195,11 +195,13 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     const int pp = layout.stages;
     const ParallelGroups& g = costs.groups;
     Timer timer;
-    timer.tp_mask = dimension_mask(g.tp, dims);
-    timer.ep_mask = dimension_mask(layer_list ? g.dp : g.ep, dims);
-    timer.cp_mask = dimension_mask(g.cp, dims);
-    timer.dp_mask = dimension_mask(g.dp_cp, dims);
-    timer.p2p_mask = dimension_mask(g.pp_neighbour, dims);
+    std::uint64_t dimensions[kTrafficClasses] = {};
+    dimensions[static_cast<int>(TrafficClass::Tensor)] = dimension_mask(g.tp, dims);
+    dimensions[static_cast<int>(TrafficClass::Context)] = dimension_mask(g.cp, dims);
+    dimensions[static_cast<int>(TrafficClass::Expert)] = dimension_mask(layer_list ? g.dp : g.ep, dims);
+    dimensions[static_cast<int>(TrafficClass::Data)] = dimension_mask(g.dp_cp, dims);  // ZeRO-3 gathers and reduce-scatters, gradient buckets
+    dimensions[static_cast<int>(TrafficClass::Pipeline)] = dimension_mask(g.pp_neighbour, dims);
+    timer.set_streams(dimensions);
     std::vector<StageState> stages(static_cast<std::size_t>(pp));
     prepare_schedules(p, pp, scratch);
     if (scratch.accounts.size() < static_cast<std::size_t>(pp)) scratch.accounts.resize(static_cast<std::size_t>(pp));
@@ -229,7 +231,7 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     int slowest = 0;
     double slowest_wall = 0;
     for (int s = 0; s < pp; ++s) {
-        const double wall = stages[static_cast<std::size_t>(s)].wall(dims);
+        const double wall = stages[static_cast<std::size_t>(s)].wall();
         r.iteration_ns = std::max(r.iteration_ns, wall);
         if (s == 0 || wall > slowest_wall) {
             slowest = s;

@@ -11,12 +11,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void read_file(const std::string& path, const NcclLogShape& shape, std::vector<NcclMeasurement>& out) {
+void read_file(const std::string& path, const NcclLogShape& shape, const std::string& preset, MeasuredInputs& out) {
     const std::string text = read_text_file(path);
-    const std::string first_line = text.substr(0, text.find('\n'));
+    std::string first_line = text.substr(0, text.find('\n'));
+    if (!first_line.empty() && first_line.back() == '\r') first_line.pop_back();
+    if (looks_like_training_cases(first_line)) {
+        for (TrainingCase& c : read_training_cases(path, preset)) out.training.push_back(std::move(c));
+        return;
+    }
     std::vector<NcclMeasurement> rows =
         looks_like_nccl_tests_csv(first_line) ? read_nccl_tests_csv(path) : parse_nccl_tests_log(text, path, shape);
-    for (NcclMeasurement& m : rows) out.push_back(std::move(m));
+    for (NcclMeasurement& m : rows) out.collectives.push_back(std::move(m));
 }
 
 bool hidden(const fs::path& p) {
@@ -26,14 +31,15 @@ bool hidden(const fs::path& p) {
 
 }  // namespace
 
-std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape) {
-    std::vector<NcclMeasurement> out;
+MeasuredInputs read_measured_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape,
+                                    const std::string& preset) {
+    MeasuredInputs out;
     for (const std::string& path : paths) {
         std::error_code ec;
         const fs::file_status status = fs::status(path, ec);
         if (ec || !fs::exists(status)) throw InputError({path, 0, 0, ""}, "does not exist");
         if (!fs::is_directory(status)) {
-            read_file(path, shape, out);
+            read_file(path, shape, preset, out);
             continue;
         }
         std::vector<std::string> files;
@@ -49,9 +55,18 @@ std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& pa
         }
         if (files.empty()) throw InputError({path, 0, 0, ""}, "the folder holds no files to read");
         std::sort(files.begin(), files.end());
-        for (const std::string& file : files) read_file(file, shape, out);
+        for (const std::string& file : files) read_file(file, shape, preset, out);
     }
     return out;
+}
+
+std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape) {
+    MeasuredInputs in = read_measured_inputs(paths, shape, "");
+    if (!in.training.empty())
+        throw InputError({in.training.front().file, 1, 0, ""},
+                         "training cases (a plan and a measured throughput); only nccl-tests output and dataset CSVs "
+                         "are read here");
+    return std::move(in.collectives);
 }
 
 }  // namespace dtcalc

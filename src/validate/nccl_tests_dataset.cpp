@@ -8,6 +8,7 @@
 #include "config/preset.h"
 #include "core/units.h"
 #include "validate/nccl_inputs.h"
+#include "validate/training_dataset.h"
 
 namespace dtcalc {
 
@@ -39,7 +40,8 @@ NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
-    const std::vector<NcclMeasurement> rows = read_nccl_inputs({spec.file}, spec.shape);
+    const MeasuredInputs inputs = read_measured_inputs({spec.file}, spec.shape, spec.preset);
+    const std::vector<NcclMeasurement>& rows = inputs.collectives;
     Preset preset = load_preset(spec.preset, context.preset_dirs);
     const NcclForce force = dataset_nccl_force(preset.system, spec);
 
@@ -57,6 +59,8 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
         c.model = std::string(result.algorithm);
         out.cases.push_back(std::move(c));
     }
+    // Training cases among the inputs (validate --dataset my-runs/), each in its metric's group.
+    for (const TrainingCase& c : inputs.training) out.cases.push_back(training_validation_case(c, spec.name, context));
     return out;
 }
 

@@ -5,7 +5,9 @@
 // a folder (validate/nccl_inputs.h). Each row is predicted on the dataset's preset reshaped to
 // `nodes` x `gpus/nodes` (network/cluster_shape.h: ranks G per node, as
 // nccl-tests places one process per GPU), whole cluster as the communicator.
-// Groups: "<collective>/<gpus>gpu/<nodes>node".
+// Groups: "<collective>/<gpus>gpu/<nodes>node". Files of training cases among
+// the inputs (`validate --dataset my-runs/`) are predicted as the "training"
+// kind predicts them, grouped by their metric.
 #include "system/system_config.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "validate/dataset_kind.h"
