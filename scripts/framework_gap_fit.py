@@ -6,8 +6,9 @@ leave-one-model-family-out error.
 The term is time per token of a rank's micro-batch, per transformer layer and
 pass (forward, backward), beside the kernels dtcalc times: it enters every
 layer's compute, so a case's step time is linear in it, T(g) = T(0) + g x c.
-The script runs `dtcalc validate` on the training dataset twice (g = 0 and
-g = PROBE), reads each case's T(0) and c from the predicted throughput
+The script runs `dtcalc validate` on the training dataset twice (g = LOW and
+g = PROBE; both inside the bounds the preset's [calibration] table gives the
+term), reads each case's T(0) and c from the predicted throughput
 (throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on
 the fitting rows (a grid of 0.01 ns), and predicts the rows left out. The fitted
 value is then checked by one more dtcalc run.
@@ -35,7 +36,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "framework-layer-ns-per-token"
-PROBE = 100.0  # ns per token; any value, T is linear in it
+LOW, PROBE = 1.0, 101.0  # ns per token; any two values, T is linear in it
 
 
 def family(case):
@@ -104,12 +105,12 @@ def main():
     args = ap.parse_args()
     text = open(args.preset).read()
     device = open(args.device).read()
-    at0 = predict(args.dtcalc, text, device, 0.0)
+    atl = predict(args.dtcalc, text, device, LOW)
     atp = predict(args.dtcalc, text, device, PROBE)
     cases = {}
-    for name, (measured, p0) in at0.items():
-        t0 = 1.0 / p0
-        cases[name] = (measured, t0, (1.0 / atp[name][1] - t0) / PROBE)
+    for name, (measured, pl) in atl.items():
+        c = (1.0 / atp[name][1] - 1.0 / pl) / (PROBE - LOW)
+        cases[name] = (measured, 1.0 / pl - LOW * c, c)
 
     gap = fit(cases)
     print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
