@@ -6,15 +6,22 @@ leave-one-model-family-out error.
 The term is time per token of a rank's micro-batch, per transformer layer and
 pass (forward, backward), beside the kernels dtcalc times: it enters every
 layer's compute, so a case's step time is linear in it, T(g) = T(0) + g x c.
-The script runs `dtcalc validate` on the training dataset twice (g = 0 and
-g = PROBE), reads each case's T(0) and c from the predicted throughput
+The script runs `dtcalc validate` on the training dataset twice (g = LOW and
+g = PROBE; both inside the bounds the preset's [calibration] table gives the
+term), reads each case's T(0) and c from the predicted throughput
 (throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on
 the fitting rows (a grid of 0.01 ns), and predicts the rows left out. The fitted
 value is then checked by one more dtcalc run.
 
 Families: GPT-3 (NeMo GPT), Llama-2, Llama-3, Megatron GPT weak scaling.
 
+The term lives in the GPU's catalogue file (presets/devices/h100-sxm.toml); the
+preset the rows run on (presets/h100-ib-ndr400.toml) is composed of it. Each run
+writes a copy of the device file with the term set, and a copy of the preset whose
+`gpu` names that copy.
+
 usage: scripts/framework_gap_fit.py [--dtcalc build/src/dtcalc] [--preset presets/h100-ib-ndr400.toml]
+                                    [--device presets/devices/h100-sxm.toml]
 """
 import argparse
 import csv
@@ -29,7 +36,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "framework-layer-ns-per-token"
-PROBE = 100.0  # ns per token; any value, T is linear in it
+LOW, PROBE = 1.0, 101.0  # ns per token; any two values, T is linear in it
 
 
 def family(case):
@@ -40,16 +47,20 @@ def family(case):
     sys.exit(f"framework_gap_fit.py: case {case!r} belongs to no family; add its prefix to family()")
 
 
-def predict(dtcalc, preset_text, value):
+def predict(dtcalc, preset_text, device_text, value):
     """{case: (measured, predicted)} for one metric per case, with the term set to value."""
-    if not re.search(rf"^{KEY}\s*=", preset_text, re.M):
-        sys.exit(f"framework_gap_fit.py: the preset has no '{KEY} = ...' line to vary")
-    text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", preset_text, flags=re.M)
+    if not re.search(rf"^{KEY}\s*=", device_text, re.M):
+        sys.exit(f"framework_gap_fit.py: the device file has no '{KEY} = ...' line to vary")
+    if not re.search(r"^gpu\s*=", preset_text, re.M):
+        sys.exit("framework_gap_fit.py: the preset has no 'gpu = ...' line naming its device")
     with tempfile.TemporaryDirectory() as tmp:
+        device = os.path.join(tmp, "device.toml")
         preset = os.path.join(tmp, "preset.toml")
         gates = os.path.join(tmp, "gates.toml")
+        with open(device, "w") as f:
+            f.write(re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", device_text, flags=re.M))
         with open(preset, "w") as f:
-            f.write(text)
+            f.write(re.sub(r"^gpu\s*=.*$", f"gpu = {device!r}".replace("'", '"'), preset_text, flags=re.M))
         with open(gates, "w") as f:
             f.write(f'[[dataset]]\nname = "fit"\nkind = "training"\n'
                     f'file = "{os.path.join(ROOT, "validation/training/cases.csv")}"\n'
@@ -90,18 +101,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dtcalc", default=os.path.join(ROOT, "build/src/dtcalc"))
     ap.add_argument("--preset", default=os.path.join(ROOT, "presets/h100-ib-ndr400.toml"))
+    ap.add_argument("--device", default=os.path.join(ROOT, "presets/devices/h100-sxm.toml"))
     args = ap.parse_args()
     text = open(args.preset).read()
-    at0 = predict(args.dtcalc, text, 0.0)
-    atp = predict(args.dtcalc, text, PROBE)
+    device = open(args.device).read()
+    atl = predict(args.dtcalc, text, device, LOW)
+    atp = predict(args.dtcalc, text, device, PROBE)
     cases = {}
-    for name, (measured, p0) in at0.items():
-        t0 = 1.0 / p0
-        cases[name] = (measured, t0, (1.0 / atp[name][1] - t0) / PROBE)
+    for name, (measured, pl) in atl.items():
+        c = (1.0 / atp[name][1] - 1.0 / pl) / (PROBE - LOW)
+        cases[name] = (measured, 1.0 / pl - LOW * c, c)
 
     gap = fit(cases)
     print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
-    check = predict(args.dtcalc, text, gap)
+    check = predict(args.dtcalc, text, device, gap)
     direct = {n: abs(p / m - 1) for n, (m, p) in check.items()}
     print(f"  dtcalc at {gap:.2f} ns per token: {summary(direct)}")
 

@@ -2,7 +2,8 @@
 """Fit and cross-check the nccl backend's calibrated constants.
 
 The calibrated constants of the H100 presets (presets/h100-ib-ndr400.toml and
-presets/hgx-h100.toml, marked "calibrated") are fitted here against the visible
+presets/hgx-h100.toml are composed of catalogue items; the constants marked
+"calibrated" live in presets/nccl/hopper.toml and presets/nics/ndr400.toml) are fitted here against the visible
 tables that `dtcalc validate` runs (datasets nccl-h100 and astrasim-hgx-h100).
 The objective is the mean over groups of each group's mean absolute error, so
 every (collective, GPUs, nodes) group weighs the same whatever its row count.
@@ -14,8 +15,10 @@ every (collective, GPUs, nodes) group weighs the same whatever its row count.
                                    report the left-out group's MAE and max
 
 Options: --dtcalc PATH (default build/src/dtcalc), --markdown (tables as Markdown).
-The presets are copied to a temporary folder, edited there, and found first
-through DTCALC_PRESET_PATH; the shipped files are never written.
+The preset folder is copied to a temporary folder, the catalogue files edited
+there and found first through DTCALC_PRESET_PATH; the shipped files are never
+written. `dtcalc calibrate` fits the same constants on the mean squared log
+error instead (README, "Calibrating a preset to your cluster").
 """
 import argparse
 import json
@@ -27,17 +30,18 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PRESETS = ["h100-ib-ndr400", "hgx-h100"]
 DATASETS = ["nccl-h100", "astrasim-hgx-h100"]
 
-# (table, key, search range low, high, log scale): the constants marked
-# "calibrated" in the presets.
+# (catalogue file, table, key, search range low, high, log scale): the
+# constants marked "calibrated", where the composed presets take them from
+# (presets/nccl/hopper.toml, presets/nics/ndr400.toml; table None: top level).
 CONSTANTS = [
-    ("nccl", "alltoall-nvlink-efficiency", 0.60, 0.95, False),
-    ("nccl", "network-p2p-efficiency", 0.75, 1.00, False),
-    ("nccl.p2p", "network-channel-bandwidth", 8.0, 30.0, False),
-    ("nccl.protocol", "nvls-pipeline-bytes", 32768.0, 4194304.0, True),
+    ("nccl/hopper.toml", "nccl", "alltoall-nvlink-efficiency", 0.60, 0.95, False),
+    ("nics/ndr400.toml", None, "payload-efficiency", 0.75, 1.00, False),
+    ("nics/ndr400.toml", None, "p2p-channel-bandwidth-gbps", 8.0, 30.0, False),
+    ("nccl/hopper.toml", "nccl.protocol", "nvls-pipeline-bytes", 32768.0, 4194304.0, True),
 ]
+FILES = sorted({c[0] for c in CONSTANTS})
 
 
 def set_key(text, table, key, value):
@@ -75,23 +79,25 @@ class Evaluator:
     def __init__(self, dtcalc):
         self.dtcalc = dtcalc
         self.tmp = tempfile.mkdtemp(prefix="nccl-fit-")
+        shutil.copytree(os.path.join(ROOT, "presets"), self.tmp, dirs_exist_ok=True)
         self.texts = {}
-        for name in PRESETS:
-            with open(os.path.join(ROOT, "presets", name + ".toml")) as f:
+        for name in FILES:
+            with open(os.path.join(ROOT, "presets", name)) as f:
                 self.texts[name] = f.read()
-        self.shipped = [get_key(self.texts[PRESETS[0]], t, k) for t, k, *_ in CONSTANTS]
+        self.shipped = [get_key(self.texts[f], t, k) for f, t, k, *_ in CONSTANTS]
         self.cache = {}
 
     def cases(self, values):
         key = tuple(round(v, 9) for v in values)
         if key in self.cache:
             return self.cache[key]
-        for name in PRESETS:
+        for name in FILES:
             text = self.texts[name]
-            for (table, k, *_), v in zip(CONSTANTS, values):
-                text = set_key(text, table, k, v)
-            with open(os.path.join(self.tmp, name + ".toml"), "w") as f:
-                f.write(text)
+            for (f, table, k, *_), v in zip(CONSTANTS, values):
+                if f == name:
+                    text = set_key(text, table, k, v)
+            with open(os.path.join(self.tmp, name), "w") as out:
+                out.write(text)
         env = dict(os.environ, DTCALC_PRESET_PATH=self.tmp)
         cmd = [self.dtcalc, "validate", "--format", "json"]
         for d in DATASETS:
@@ -122,7 +128,7 @@ def objective(groups, use):
 def fit(ev, use, start):
     values = list(start)
     for _ in range(3):  # coordinate descent, three sweeps
-        for i, (_, _, lo, hi, log) in enumerate(CONSTANTS):
+        for i, (_, _, _, lo, hi, log) in enumerate(CONSTANTS):
             a, b = (lo, hi)
             tr = (lambda x: x) if not log else __import__("math").log
             inv = (lambda x: x) if not log else __import__("math").exp
@@ -152,7 +158,7 @@ def fit(ev, use, start):
 
 
 def fmt_values(values):
-    return ", ".join(f"{k} = {v:.4g}" for (_, k, *_), v in zip(CONSTANTS, values))
+    return ", ".join(f"{k} = {v:.4g}" for (_, _, k, *_), v in zip(CONSTANTS, values))
 
 
 def main():

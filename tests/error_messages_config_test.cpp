@@ -361,13 +361,14 @@ TEST_CASE("error message: scenario keys") {
 
 TEST_CASE("error message: the training cases CSV") {
     const std::string header =
-        "case,model,framework,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,tp_comm_overlap,mbs,gbs,seq,precision,"
+        "case,model,framework,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,tp_comm_overlap,overlap_param_gather,mbs,gbs,"
+        "seq,precision,"
         "zero,recompute,metric,measured,source\n";
-    const std::string row = "c1,gpt3-175b,megatron-core,1,8,8,1,1,1,1,0,0,1,8,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n";
+    const std::string row = "c1,gpt3-175b,megatron-core,1,8,8,1,1,1,1,0,0,0,1,8,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n";
     check_file_cases(
         {
             {"header", "case,model\n" + row, ":1: unexpected header; expected the columns of cases.csv"},
-            {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 21 columns, got 3"},
+            {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 22 columns, got 3"},
             {"integer", header + replaced(row, "core,1,8,8,", "core,two,8,8,"), ":2: nodes: expected an integer from 1 to 16777216, got 'two'"},
             {"metric", header + replaced(row, "tokens_per_s_per_gpu", "mfu"),
              ":2: metric: expected tokens_per_s_per_gpu, tflops_per_gpu or iteration_time_ms, got 'mfu'"},
@@ -380,9 +381,10 @@ TEST_CASE("error message: a training case whose plan cannot run names the file a
     // dp 2 x tp 3 = 6 NPUs on an 8-GPU node. The message used to carry no file.
     const std::string path = write_temp_file(
         "errmsg-cfg-case-plan.csv",
-        "case,model,framework,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,tp_comm_overlap,mbs,gbs,seq,precision,"
+        "case,model,framework,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,tp_comm_overlap,overlap_param_gather,mbs,gbs,"
+        "seq,precision,"
         "zero,recompute,metric,measured,source\n"
-        "c1,gpt3-175b,megatron-core,1,8,2,3,1,1,1,0,0,1,2,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n");
+        "c1,gpt3-175b,megatron-core,1,8,2,3,1,1,1,0,0,0,1,2,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n");
     const std::vector<TrainingCase> cases = read_training_cases(path, "hgx-h100");
     REQUIRE(cases.size() == 1);
     CHECK(error_of([&] { evaluate_training_case(cases[0], kPresetDirs, kModelDirs); }) ==

@@ -96,6 +96,7 @@ TEST_CASE("the replay gives predict()'s numbers on the lab systems (pp, tp, cp, 
                                 o.recompute = recompute;
                                 o.zero = zero;
                                 o.tp_comm_overlap = overlap;
+                                o.overlap_param_gather = overlap;  // zero 1-2: the parameter gathers beside the forward
                                 o.sequence_parallel = tp > 1 && zero == 1;
                                 compare(o, scratch, counts);
                             }
@@ -238,6 +239,7 @@ TEST_CASE("the replay gives predict()'s numbers on thousands of random valid pla
         o.order = orders[pick(3)];
         o.attention = pick(4) == 0 ? "unfused" : "flash";
         o.pipeline_split = pick(4) == 0 ? "embedding-and-loss" : "even";
+        o.overlap_param_gather = pick(2) == 1;
         const int before = counts.compared - counts.cannot_run;
         compare(o, scratch, counts);
         if (counts.compared - counts.cannot_run > before) ++valid;

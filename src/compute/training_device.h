@@ -6,7 +6,7 @@
 //   GEMM        max(F / (peak_p x eff), B / (bw x eff_mem))
 //               eff = eff_shape(m, n, k) (compute/gemm_efficiency.h) where the device
 //               states a GEMM benchmark for precision p, else eff_gemm(F), F = FLOPs of one GEMM
-//               (+ in fp8 the cast of both operands: 3 bytes per element at bw x eff_mem)
+//               (fp8 casts are elementwise passes of their own: model/fp8_casts.h)
 //   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
 //   elementwise B / (bw x eff_mem)
 //   framework   t x tokens per transformer layer and pass (forward, backward): time the
@@ -28,8 +28,6 @@ struct TrainingDevice {
     double hbm_capacity_bytes = 0;  ///< 0: unknown (no memory limit unless given)
     EfficiencyCurve gemm_efficiency;  ///< by FLOPs of one GEMM
     EfficiencyCurve fp8_gemm_efficiency;  ///< fp8 GEMMs, of the fp8 peak; empty: gemm_efficiency
-    /// fp8 GEMMs first cast their bf16 operands: read 2 bytes, write 1 per element.
-    double fp8_cast_bytes_per_element = 3;
     GemmShapeModel gemm_shape;      ///< BF16 GEMMs by shape; not given: gemm_efficiency
     GemmShapeModel fp8_gemm_shape;  ///< fp8 GEMMs by shape, of the fp8 peak; not given: gemm_efficiency curves
     double framework_ns_per_token = 0;  ///< framework time per token, layer and pass, beside the timed kernels

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/fp8_casts.h"
 #include "model/transformer_costs.h"
 #include "plan/pipeline_schedule.h"
 
@@ -45,6 +46,7 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
     MemoryBreakdown out;
     double params = 0;
     double activations = 0;
+    double fp8_weights = 0;  ///< Transformer Engine's cached FP8 weights
     if (m.kind == ModelKind::LayerList) {
         // Embedding tables are model-parallel (each NPU holds 1/dp of them); the rest is replicated.
         for (const ListedLayer& l : m.listed) params += l.embedding ? l.parameters / p.dp : l.parameters;
@@ -55,6 +57,13 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
         double layers_here = 0;  // this stage's chunks
         for (int c = 0; c < p.vpp; ++c) layers_here += layers_in_chunk(p, m.layers, c * p.pp + stage);
         params = layers_here * layer_parameters_per_rank(m, p.tp, p.ep);
+        if (p.precision == Precision::FP8 && p.zero < 3) {
+            // Transformer Engine keeps each linear weight's FP8 copy, row-wise and column-wise
+            // (1 B each), from the first micro-batch to the end of the step (model/fp8_casts.h).
+            const LayerSplit split{p.tp, p.cp, p.ep, p.sequence_parallel};
+            const LayerForwardWork w = layer_forward_work(m, p.mbs, p.sequence(m), split, 2.0);
+            fp8_weights = layers_here * fp8_cast_bytes(w, split).weights / kFp8CastTransposeBytes * 2.0;
+        }
         const double embedding = embedding_parameters(m) / p.tp;
         const bool first = stage == 0;
         const bool last = stage == p.pp - 1;
@@ -74,7 +83,7 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
     }
     // Context-parallel ranks hold the same parameters: ZeRO shards over dp x cp.
     const double dp = static_cast<double>(p.dp) * p.cp;
-    out.weights = 2.0 * params / (p.zero >= 3 ? dp : 1.0);
+    out.weights = 2.0 * params / (p.zero >= 3 ? dp : 1.0) + fp8_weights;
     out.gradients = 4.0 * params / (p.zero >= 2 ? dp : 1.0);
     out.optimizer = 12.0 * params / (p.zero >= 1 ? dp : 1.0);
     out.activations = activations;

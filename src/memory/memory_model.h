@@ -8,6 +8,9 @@
 //   weights. With context parallelism that group is dp x cp: context-parallel
 //   ranks hold the same parameters, and Megatron-Core's distributed optimizer
 //   shards over them too (get_data_parallel_group(with_context_parallel=True)).
+//   In fp8 Transformer Engine also keeps each linear weight's FP8 copies,
+//   row-wise and column-wise, over the step: 2 bytes per linear weight (not
+//   with ZeRO 3, whose gathered weights are cast anew; model/fp8_casts.h).
 // - Activations of one layer for one micro-batch of b sequences of s tokens
 //   (per context-parallel rank), hidden h, heads a, tensor parallel t
 //   (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large

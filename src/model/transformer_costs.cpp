@@ -12,19 +12,19 @@ LayerForwardWork layer_forward_work(const ModelSpec& m, double b, double s, cons
     auto add = [&](const GemmShape& g) {
         w.gemm_flops += g.flops();
         w.gemm_bytes += g.bytes(e);
-        w.gemm_input_elements += g.m * g.k + g.k * g.n;
         ++w.gemms;
         w.shapes.push_back(g);
     };
-    add({tokens, (h + 2 * kv) / tp, h});  // QKV
-    add({tokens, h, h / tp});             // output projection
+    add({tokens, (h + 2 * kv) / tp, h, GemmRole::Qkv});  // QKV
+    add({tokens, h, h / tp, GemmRole::Projection});      // output projection
     // MLP: with experts, this rank runs the tokens routed to its experts: on
     // average tokens x top_k over the expert-parallel group (each rank sends
     // and receives the same number).
     const double routed = m.is_moe() ? tokens * m.top_k : tokens;
-    add({routed, f * (m.gated_mlp ? 2.0 : 1.0) / tp, h});  // up (and gate)
-    add({routed, h, f / tp});                               // down
-    if (m.is_moe()) add({tokens, static_cast<double>(m.experts), h});  // router
+    const double experts_here = m.is_moe() ? static_cast<double>(m.experts) / split.ep : 1.0;
+    add({routed, f * (m.gated_mlp ? 2.0 : 1.0) / tp, h, GemmRole::Fc1, experts_here});  // up (and gate)
+    add({routed, h, f / tp, GemmRole::Fc2, experts_here});                               // down
+    if (m.is_moe()) add({tokens, static_cast<double>(m.experts), h, GemmRole::Router});  // router
     // Attention: this rank's queries against every key of the sequence.
     w.attention_flops = 4.0 * tokens * s * h / tp;
     w.attention_bytes = e * b / tp * ((s / split.cp) * 2 * h + s * 2 * kv);

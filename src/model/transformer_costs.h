@@ -21,8 +21,13 @@
 
 namespace dtcalc {
 
+/// Which of a layer's GEMMs a shape is: the four linear layers, or the MoE router.
+enum class GemmRole { Qkv, Projection, Fc1, Fc2, Router };
+
 struct GemmShape {
     double m = 0, n = 0, k = 0;  ///< (m x k) times (k x n)
+    GemmRole role = GemmRole::Qkv;
+    double weights = 1;  ///< weight matrices of k x n on this rank (MoE: its experts)
     double flops() const { return 2.0 * m * n * k; }
     double bytes(double element_bytes) const { return (m * k + k * n + m * n) * element_bytes; }
 };
@@ -32,7 +37,6 @@ struct GemmShape {
 struct LayerForwardWork {
     double gemm_flops = 0;       ///< dense matrix multiplies (QKV, output, MLP)
     double gemm_bytes = 0;
-    double gemm_input_elements = 0;  ///< elements of both operands of every GEMM (what fp8 casts)
     double attention_flops = 0;  ///< scores and values
     double attention_bytes = 0;  ///< Q, K, V and output read/written once (fused attention)
     double elementwise_bytes = 0;  ///< norms, activation, residuals, dropout: memory-bound

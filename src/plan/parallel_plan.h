@@ -50,6 +50,10 @@ struct ParallelPlan {
     int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
     bool sequence_parallel = false;
     bool tp_comm_overlap = false;  ///< tensor-parallel collectives hidden behind the GEMMs (Megatron/TE userbuffers)
+    /// ZeRO 1-2: the parameter all-gather after the optimizer step runs bucket by
+    /// bucket beside the next forward (Megatron's --overlap-param-gather) instead
+    /// of after the step.
+    bool overlap_param_gather = false;
     int vpp = 1;  ///< virtual stages per pipeline rank (interleaved schedule)
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int mbs = 1;        ///< micro-batch, sequences

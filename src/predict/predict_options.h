@@ -29,6 +29,7 @@ struct PredictOptions {
     std::optional<int> seq;
     bool sequence_parallel = false;
     bool tp_comm_overlap = false;
+    bool overlap_param_gather = false;
     std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
     std::string attention = "flash";
     std::string pipeline_split = "even";

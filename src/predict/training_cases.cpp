@@ -25,8 +25,9 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return out;
 }
 
-// Columns 2 to 17 of cases.csv are options (option_schema.h), read by their names.
-constexpr std::size_t kFirstOption = 2, kLastOption = 17;
+// Columns 2 to 17 of cases.csv are options (option_schema.h), read by their names;
+// 2 to 18 where the file has the optional overlap_param_gather column (column 12).
+constexpr std::size_t kFirstOption = 2, kLastOption = 17, kOptionalColumn = 12;
 
 }  // namespace
 
@@ -40,10 +41,16 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
     std::string line;
     std::getline(in, line);
     const std::vector<std::string> header = split_csv_line(line);
-    const std::vector<std::string> expected{"case", "model", "framework", "nodes", "gpus_per_node", "dp", "tp", "pp",
+    const std::vector<std::string> required{"case", "model", "framework", "nodes", "gpus_per_node", "dp", "tp", "pp",
                                             "cp", "vpp", "sequence_parallel", "tp_comm_overlap", "mbs", "gbs", "seq",
                                             "precision", "zero", "recompute", "metric", "measured", "source"};
-    if (header != expected) throw InputError({path, 1, 0, ""}, "unexpected header; expected the columns of cases.csv");
+    std::vector<std::string> with_gather = required;
+    with_gather.insert(with_gather.begin() + kOptionalColumn, "overlap_param_gather");
+    const bool gather_column = header == with_gather;
+    if (!gather_column && header != required)
+        throw InputError({path, 1, 0, ""}, "unexpected header; expected the columns of cases.csv");
+    const std::vector<std::string>& expected = gather_column ? with_gather : required;
+    const std::size_t last_option = kLastOption + (gather_column ? 1 : 0);
     const std::string model_dir = (std::filesystem::path(path).parent_path() / "models").string();
     std::vector<TrainingCase> cases;
     int number = 1;
@@ -62,7 +69,7 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         const std::string local = model_dir + "/" + f[1] + ".toml";
         o.model = std::filesystem::exists(local) ? local : f[1];
         o.preset = preset;
-        for (std::size_t k = kFirstOption; k <= kLastOption; ++k) {  // framework ... recompute: options by name
+        for (std::size_t k = kFirstOption; k <= last_option; ++k) {  // framework ... recompute: options by name
             const OptionDecl* option = find_option(expected[k]);
             std::string what;
             const auto value = parse_option_value(*option, f[k], what);
@@ -70,15 +77,16 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
             set_option(o, *option, *value);
         }
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
-        c.metric = f[18];
+        c.metric = f[last_option + 1];
         if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu" && c.metric != "iteration_time_ms")
             throw InputError({path, number, 0, "metric"},
                              "expected tokens_per_s_per_gpu, tflops_per_gpu or iteration_time_ms, got '" + c.metric + "'");
         char* end = nullptr;
-        c.measured = std::strtod(f[19].c_str(), &end);
-        if (end == f[19].c_str() || c.measured <= 0)
-            throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + f[19] + "'");
-        c.source = f[20];
+        const std::string& measured = f[last_option + 2];
+        c.measured = std::strtod(measured.c_str(), &end);
+        if (end == measured.c_str() || c.measured <= 0)
+            throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + measured + "'");
+        c.source = f[last_option + 3];
         cases.push_back(std::move(c));
     }
     return cases;

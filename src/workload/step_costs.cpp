@@ -10,12 +10,15 @@
 #include "collective/collective_cost.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "model/fp8_casts.h"
 #include "model/transformer_costs.h"
 
 namespace dtcalc {
 namespace {
 
-constexpr double kBucketParameters = 40e6;  // Megatron-LM's default DDP bucket (40M elements)
+// Megatron-Core's default DDP bucket: max(40M, 1M x the data-parallel group's size) elements
+// (megatron/core/distributed/distributed_data_parallel.py, DistributedDataParallel.__init__).
+constexpr double kBucketParameters = 40e6, kBucketParametersPerRank = 1e6;
 constexpr double kOptimizerBytesPerParameter = 34;  // Adam: read fp32 master, m, v, grad (16); write master, m, v (12); bf16 weight (2); grad reset (4)
 
 // Collective times on this system, remembered per (kind, bytes, group).
@@ -47,21 +50,25 @@ private:
 
 struct LayerTimes {
     double forward = 0, backward = 0, attention_forward = 0, flops_forward = 0;
+    double weight_cast = 0;  ///< fp8: the linear weights' cast, once per optimizer step
 };
 
 LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, const TrainingDevice& d) {
     const LayerSplit split{p.tp, p.cp, p.ep, p.sequence_parallel};
     const LayerForwardWork w = layer_forward_work(m, p.mbs, p.sequence(m), split, 2.0);
+    const bool fp8 = p.precision == Precision::FP8;
     double gemm = 0, gemm_backward = 0;
     if (times_gemm_shapes(d, p.precision)) {
         // Each GEMM by its shape: forward Y = X W (m x k)(k x n); backward the
         // input gradient dX = dY W^T (m x n)(n x k) and the weight gradient
         // dW = X^T dY (k x m)(m x n): the same FLOPs in other shapes.
         for (const GemmShape& s : w.shapes) {
-            const double bytes = s.bytes(2.0);
-            gemm += gemm_time_ns(d, p.precision, s.m, s.n, s.k, bytes);
-            gemm_backward += gemm_time_ns(d, p.precision, s.m, s.k, s.n, bytes) +
-                             gemm_time_ns(d, p.precision, s.k, s.n, s.m, bytes);
+            // In fp8 only the linear layers run in fp8 (model/fp8_casts.h): the router stays in bf16.
+            const Precision q = s.role == GemmRole::Router ? Precision::BF16 : p.precision;
+            // fp8 operands are 1 B per element, the bf16 output 2 B.
+            const double bytes = q == Precision::FP8 ? s.bytes(1.0) + s.m * s.n : s.bytes(2.0);
+            gemm += gemm_time_ns(d, q, s.m, s.n, s.k, bytes);
+            gemm_backward += gemm_time_ns(d, q, s.m, s.k, s.n, bytes) + gemm_time_ns(d, q, s.k, s.n, s.m, bytes);
         }
     } else {
         // Time the GEMMs as `gemms` equal GEMMs of the average size.
@@ -69,6 +76,7 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
         gemm = w.gemms * gemm_time_ns(d, p.precision, per_gemm, w.gemms > 0 ? w.gemm_bytes / w.gemms : 0);
         gemm_backward = 2 * gemm;
     }
+
     double attention = 0;
     if (p.attention == AttentionKernel::Flash) {
         // A causal mask lets fused attention skip the masked half of the square
@@ -93,13 +101,16 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
                         : batch * 2 * gemm_time_ns(d, Precision::BF16, per_head_flops, gemm_bytes);
         attention += memory_time_ns(d, 9 * scores * batch);
     }
-    const double cast = p.precision == Precision::FP8 ? memory_time_ns(d, d.fp8_cast_bytes_per_element * w.gemm_input_elements) : 0.0;
-    const double elementwise = memory_time_ns(d, w.elementwise_bytes) + cast;
+    // Transformer Engine's casts to fp8 (model/fp8_casts.h): the activations and
+    // gradients that no kernel before them casts, per micro-batch; the weights once per step.
+    const Fp8CastBytes cast = fp8 ? fp8_cast_bytes(w, split) : Fp8CastBytes{};
+    const double elementwise = memory_time_ns(d, w.elementwise_bytes);
     LayerTimes t;
+    t.weight_cast = memory_time_ns(d, cast.weights);
     // The framework's own time per layer and pass, per token of this rank (fitted, see the preset).
     const double framework = d.framework_ns_per_token * p.mbs * p.sequence(m) / p.cp;
-    t.forward = gemm + attention + elementwise + framework;
-    t.backward = gemm_backward + 2 * attention + 2 * elementwise + framework;
+    t.forward = gemm + attention + elementwise + memory_time_ns(d, cast.forward) + framework;
+    t.backward = gemm_backward + 2 * attention + 2 * elementwise + memory_time_ns(d, cast.backward) + framework;
     t.attention_forward = attention;
     t.flops_forward = w.gemm_flops + w.attention_flops;
     if (p.recompute == Recompute::Full) t.backward += t.forward;
@@ -119,6 +130,7 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
     c.backward.compute_ns = c.layers * lt.backward;
     c.forward.flops = c.layers * lt.flops_forward;
     c.backward.flops = 2 * c.forward.flops;
+    c.weight_cast_ns = c.layers * lt.weight_cast;
     c.parameters = c.layers * layer_parameters_per_rank(m, p.tp, p.ep);
 
     const double seq = p.sequence(m);
@@ -156,13 +168,15 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
         c.parameters += embedding_parameters(m) / p.tp;
     }
     if (global_chunk == global_chunks - 1) {
+        // The output layer is Megatron's own ColumnParallelLinear, not a Transformer
+        // Engine module: bf16 in every precision (model/fp8_casts.h).
         const GemmShape logits{tokens, static_cast<double>(m.vocab) / p.tp, h};
         const double bytes = logits.bytes(2);
-        const double gemm = gemm_time_ns(d, p.precision, logits.m, logits.n, logits.k, bytes);
-        const double gemm_backward = times_gemm_shapes(d, p.precision)
-                                         ? gemm_time_ns(d, p.precision, logits.m, logits.k, logits.n, bytes) +
-                                               gemm_time_ns(d, p.precision, logits.k, logits.n, logits.m, bytes)
-                                         : 2 * gemm;
+        const Precision q = Precision::BF16;
+        const double gemm = gemm_time_ns(d, q, logits.m, logits.n, logits.k, bytes);
+        const double gemm_backward = times_gemm_shapes(d, q) ? gemm_time_ns(d, q, logits.m, logits.k, logits.n, bytes) +
+                                                                   gemm_time_ns(d, q, logits.k, logits.n, logits.m, bytes)
+                                                             : 2 * gemm;
         const double loss = memory_time_ns(d, tokens * m.vocab / p.tp * 4 * 3);
         c.forward.compute_ns += gemm + loss;
         c.backward.compute_ns += gemm_backward + loss;
@@ -235,9 +249,15 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
         ChunkCosts& cc = out.chunks[static_cast<std::size_t>(gc)];
         cc = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, gc, global_chunks);
         if (p.zero < 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
-            cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / kBucketParameters)), 1, std::max(cc.layers, 1));
+            const double bucket = std::max(kBucketParameters, kBucketParametersPerRank * static_cast<double>(g.dp_cp.size()));
+            cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / bucket)), 1, std::max(cc.layers, 1));
+            const double bucket_bytes = cc.parameters * 2 / cc.gradient_buckets;
             const CollectiveKind kind = p.zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
-            cc.gradient_bucket_ns = price(kind, cc.parameters * 2 / cc.gradient_buckets, g.dp_cp);
+            cc.gradient_bucket_ns = price(kind, bucket_bytes, g.dp_cp);
+            // The distributed optimizer updates this rank's shard, then every rank
+            // gathers the updated bf16 parameters bucket by bucket
+            // (param_and_grad_buffer.py, _ParamAndGradBucketGroup.start_param_sync).
+            if (p.zero >= 1) cc.param_gather_bucket_ns = price(CollectiveKind::AllGather, bucket_bytes, g.dp_cp);
         }
         if (p.zero >= 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
             cc.zero3_gather_ns = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp_cp);

@@ -2,16 +2,23 @@
 // What each piece of one training step costs on one rank: per global pipeline
 // chunk, the compute of its forward and backward pass for one micro-batch and
 // the collectives each pass needs (tensor-, context- and expert-parallel), its
-// gradient reduction (in buckets, or ZeRO-3's per-pass gathers and
-// reduce-scatters); the stage-to-stage send; each stage's optimizer step.
+// gradient reduction (in buckets of max(40M, 1M x dp) parameters, Megatron-Core's
+// DistributedDataParallel default, and with ZeRO 1-2 each bucket's parameter
+// all-gather; or ZeRO-3's per-pass gathers and reduce-scatters); the
+// stage-to-stage send; each stage's optimizer step.
 // The step's layout (workload/step_layout.h) puts these pieces in order.
 //
 // Compute is the layers' work timed on the device (compute/training_device.h):
-// forward = GEMMs + attention + elementwise; backward = twice the forward's
-// GEMMs and attention, twice its elementwise traffic; full recompute adds a
-// forward to each backward, selective recompute the attention. The first
-// global chunk adds the embedding lookup, the last the logits GEMM and loss.
-// The optimizer step streams the optimizer state through memory once.
+// forward = GEMMs + attention + elementwise; backward = the input- and
+// weight-gradient GEMMs, twice the attention and the elementwise traffic; full
+// recompute adds a forward to each backward, selective recompute the attention.
+// The first global chunk adds the embedding lookup, the last the logits GEMM
+// and loss. In fp8 the linear layers' GEMMs run at the fp8 rate and Transformer
+// Engine's casts are elementwise passes (model/fp8_casts.h): per micro-batch in
+// each pass, and the weights' once per step (ChunkCosts::weight_cast_ns, in the
+// step's first forward pass); the output layer and the router stay bf16.
+// The optimizer step streams the rank's shard of Adam's state through memory
+// once: 34 bytes per parameter at the HBM bandwidth.
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -54,6 +61,10 @@ struct ChunkCosts {
     double gradient_bucket_ns = 0;     ///< each part's gradient reduction over dp (ZeRO < 3)
     double zero3_gather_ns = 0;        ///< ZeRO-3: parameter all-gather beside each pass
     double zero3_reduce_scatter_ns = 0;  ///< ZeRO-3: gradient reduce-scatter after each backward pass
+    /// ZeRO 1-2 (Megatron's distributed optimizer): each gradient bucket's
+    /// parameter all-gather over dp x cp after the optimizer step.
+    double param_gather_bucket_ns = 0;
+    double weight_cast_ns = 0;  ///< fp8: the linear weights' casts, once per optimizer step (first micro-batch)
 };
 
 struct TrainingStepCosts {

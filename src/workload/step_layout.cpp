@@ -11,6 +11,7 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
     out.send_ns = costs.send_ns;
     out.send_bytes = costs.activation_message_bytes;
     out.optimizer_ns = costs.optimizer_ns;
+    out.param_gather_after_step_ns.assign(static_cast<std::size_t>(out.stages), 0.0);
     const bool dp_many = costs.groups.dp_cp.size() > 1;
     out.passes.resize(static_cast<std::size_t>(out.global_chunks) * 2);
     for (int global = 0; global < out.global_chunks; ++global) {
@@ -46,6 +47,17 @@ StepLayout make_step_layout(const TrainingStepCosts& costs, const ParallelPlan& 
             // backward prefetch of the next layer's all-gather): the first layer's is exposed.
             pl.zero3_gather_first_ns = cc.zero3_gather_ns / layers;
             pl.zero3_reduce_scatter_ns = cc.zero3_reduce_scatter_ns;
+            if (forward) {
+                pl.once_per_step_ns = cc.weight_cast_ns;
+                // The distributed optimizer's parameter all-gather, one per gradient bucket.
+                const double gather = reduces && plan.zero < 3 ? cc.param_gather_bucket_ns * cc.gradient_buckets : 0.0;
+                if (plan.overlap_param_gather) {
+                    pl.param_gather_ns = gather;
+                    pl.param_gather_first_ns = reduces && plan.zero < 3 ? cc.param_gather_bucket_ns : 0.0;
+                } else {
+                    out.param_gather_after_step_ns[static_cast<std::size_t>(global % out.stages)] += gather;
+                }
+            }
         }
     }
     return out;

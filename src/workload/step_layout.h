@@ -41,9 +41,28 @@
 // (reduce-scatter with ZeRO >= 1, else all-reduce), overlapping the rest of
 // the pass. With ZeRO-3 every backward pass ends with a gradient
 // reduce-scatter instead. The optimizer step follows every gradient
-// reduction, the last pass and its overlapped ops. (ZeRO >= 1's parameter
-// all-gather after the step is overlapped with the next iteration's forward,
-// as Megatron's overlap-param-gather does, and not counted.)
+// reduction, the last pass and its overlapped ops.
+//
+// ZeRO 1-2 (Megatron's distributed optimizer) then gathers the updated
+// parameters over dp x cp, one all-gather per gradient bucket. Without
+// overlap_param_gather they run one after another after the optimizer step
+// (distrib_optimizer.py step_with_ready_grads: synchronous start_param_sync).
+// With it, each chunk's gathers run at the start of its first forward pass
+// of the step (the next iteration's, in steady state): the first bucket's
+// before the compute, each next one dispatched when the one before it is
+// waited on, so beside the compute (param_and_grad_buffer.py
+// finish_param_sync: next_param_gather_bucket_group.start_param_sync(),
+// called from the forward pre-hook of distributed_data_parallel.py). With
+// an interleaved schedule Megatron aligns the gathers over the pipeline's
+// stages and dispatches them ahead of the chunks that need them (schedules.py
+// forward_backward_pipelining_with_interleaving: param_sync_func for the
+// first two chunks before the first pass, each later one a chunk ahead;
+// --align-param-gather is on unless --no-align-param-gather): a chunk's
+// gathers are laid out after the stage's previous pass without waiting for
+// the pass's receive (the first chunk's from the step's start, during the
+// pipeline's fill), and its first forward waits for its first bucket.
+// In fp8 that first forward pass also casts the chunk's weights, once per
+// step (model/fp8_casts.h).
 //
 // A consumer `Out` supplies:
 //   using Deps = ...;                         a set of ops to wait for ({} = none)
@@ -63,6 +82,7 @@ enum class StepOpKind : unsigned char {
     Receive,             ///< the neighbouring chunk's activation (forward) or gradient (backward)
     ContextExchange,     ///< context-parallel key/value exchange, beside the compute
     Zero3Gather,         ///< ZeRO-3 parameter all-gather, beside the compute
+    ParamGather,         ///< ZeRO 1-2 parameter all-gather after the optimizer step (per bucket)
     Compute,             ///< the pass (or one gradient bucket's part of it)
     TensorCollectives,   ///< tensor-parallel collectives of the pass (or part)
     ExpertAllToAll,      ///< expert dispatch and combine (layer lists: embedding exchange)
@@ -84,6 +104,7 @@ constexpr int traffic_class(StepOpKind kind) {
         case StepOpKind::TensorCollectives: return static_cast<int>(TrafficClass::Tensor);
         case StepOpKind::ExpertAllToAll: return static_cast<int>(TrafficClass::Expert);
         case StepOpKind::Zero3Gather:
+        case StepOpKind::ParamGather:
         case StepOpKind::GradientBucket:
         case StepOpKind::Zero3ReduceScatter: return static_cast<int>(TrafficClass::Data);
         case StepOpKind::Send: return static_cast<int>(TrafficClass::Pipeline);
@@ -100,7 +121,7 @@ struct StepOp {
     int part = 0, parts = 1;     ///< gradient bucket b of `parts` (Compute, TensorCollectives, ExpertAllToAll)
     double duration_ns = 0;
     double flops = 0;            ///< Compute
-    bool overlapped = false;     ///< beside the compute: TensorCollectives (tp_comm_overlap), the rest of a ContextExchange or Zero3Gather
+    bool overlapped = false;     ///< beside the compute: TensorCollectives (tp_comm_overlap), the rest of a ContextExchange, Zero3Gather or ParamGather
     int peer_stage = -1;         ///< Receive, Send
     long long tag = 0;           ///< Receive, Send: the message (micro-batch, receiving chunk, direction)
 };
@@ -117,6 +138,10 @@ struct PassLayout {
     bool bucketed = false;               ///< the chunk's last backward pass is cut into gradient buckets
     int buckets = 1;
     double bucket_ns = 0, zero3_gather_ns = 0, zero3_reduce_scatter_ns = 0;
+    /// Forward passes of the step's first micro-batch only: the parameter
+    /// all-gather beside the compute (overlap_param_gather; its first bucket
+    /// before it) and compute done once per step (fp8 weight casts).
+    double param_gather_ns = 0, param_gather_first_ns = 0, once_per_step_ns = 0;
 };
 
 struct StepLayout {
@@ -128,6 +153,7 @@ struct StepLayout {
     double send_ns = 0;
     double send_bytes = 0;
     std::vector<double> optimizer_ns;  ///< per stage
+    std::vector<double> param_gather_after_step_ns;  ///< per stage: ZeRO 1-2's all-gathers after the step (0 with overlap_param_gather)
 
     const PassLayout& pass(int global_chunk, bool forward) const {
         return passes[static_cast<std::size_t>(global_chunk * 2 + (forward ? 0 : 1))];
@@ -190,6 +216,16 @@ template <class Out>
     Deps deps = std::move(cursor.carry);
     cursor.carry = Deps{};
     Out::join(deps, cursor.last_chain);
+    // Communication overlapped with the compute: its first piece before it,
+    // the rest beside it (the next pass waits for that).
+    Deps beside{};
+    const bool first_of_step = pass.forward && pass.micro_batch == 0;
+    // The parameter all-gathers: interleaved, dispatched ahead, not waiting for the
+    // pass's receive (so laid out before it); else by the first forward's pre-hook, after it.
+    const bool gather = first_of_step && pl.param_gather_ns > 0;
+    if (gather && layout.virtual_chunks > 1)
+        lay_out_first_then_beside(StepOpKind::ParamGather, pl.param_gather_ns, pl.param_gather_first_ns, deps, op, beside,
+                                  cursor.carry, out);
     if (pl.input) {
         op.kind = StepOpKind::Receive;
         op.peer_stage = pass.forward ? (stage + pp - 1) % pp : (stage + 1) % pp;
@@ -198,13 +234,13 @@ template <class Out>
         op.peer_stage = -1;
         op.tag = 0;
     }
-    // Communication overlapped with the compute: its first piece before it,
-    // the rest beside it (the next pass waits for that).
-    Deps beside{};
     if (pl.cp_ns > 0)
         lay_out_first_then_beside(StepOpKind::ContextExchange, pl.cp_ns, pl.cp_first_ns, deps, op, beside, cursor.carry, out);
     if (pl.zero3)
         lay_out_first_then_beside(StepOpKind::Zero3Gather, pl.zero3_gather_ns, pl.zero3_gather_first_ns, deps, op, beside,
+                                  cursor.carry, out);
+    if (gather && layout.virtual_chunks == 1)
+        lay_out_first_then_beside(StepOpKind::ParamGather, pl.param_gather_ns, pl.param_gather_first_ns, deps, op, beside,
                                   cursor.carry, out);
     const bool bucketed = last_backward && pl.bucketed;
     const int buckets = bucketed ? pl.buckets : 1;
@@ -220,7 +256,7 @@ template <class Out>
             compute_deps = chain;
         }
         op.kind = StepOpKind::Compute;
-        op.duration_ns = pl.compute_ns / buckets;
+        op.duration_ns = pl.compute_ns / buckets + (first_of_step ? pl.once_per_step_ns : 0.0);
         op.flops = pl.flops / buckets;
         chain = out.op(op, compute_deps);
         op.flops = 0;
@@ -269,7 +305,8 @@ template <class Out>
     cursor.last_chain = std::move(chain);
 }
 
-/// Lays out stage `stage`'s optimizer step, after its last pass.
+/// Lays out stage `stage`'s optimizer step, after its last pass, and the
+/// parameter all-gathers that follow it when they are not overlapped.
 template <class Out>
 void lay_out_optimizer(const StepLayout& layout, int stage, StageCursor<typename Out::Deps>& cursor, Out& out) {
     typename Out::Deps deps = cursor.gradient;
@@ -279,7 +316,13 @@ void lay_out_optimizer(const StepLayout& layout, int stage, StageCursor<typename
     op.kind = StepOpKind::OptimizerStep;
     op.stage = stage;
     op.duration_ns = layout.optimizer_ns[static_cast<std::size_t>(stage)];
-    out.op(op, deps);
+    const typename Out::Deps step = out.op(op, deps);
+    const auto s = static_cast<std::size_t>(stage);
+    if (s < layout.param_gather_after_step_ns.size() && layout.param_gather_after_step_ns[s] > 0) {
+        op.kind = StepOpKind::ParamGather;
+        op.duration_ns = layout.param_gather_after_step_ns[s];
+        out.op(op, step);
+    }
 }
 
 }  // namespace dtcalc

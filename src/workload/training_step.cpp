@@ -88,6 +88,10 @@ public:
                 collective(o, s.overlapped ? "zero-3 parameter all-gather (prefetched)" : "zero-3 parameter all-gather",
                            dp_group_, CollectiveKind::AllGather);
                 break;
+            case StepOpKind::ParamGather:
+                collective(o, s.overlapped ? "dp parameter all-gather (beside the forward)" : "dp parameter all-gather",
+                           dp_group_, CollectiveKind::AllGather);
+                break;
             case StepOpKind::Compute:
                 o.kind = OpKind::Compute;
                 o.flops = s.flops;
