@@ -103,6 +103,9 @@ class Evaluator:
         for d in DATASETS:
             cmd += ["--dataset", d]
         out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        if not out.stdout.strip():
+            raise RuntimeError(f"{' '.join(cmd)} with {fmt_values(values)} gave no report (exit {out.returncode}): "
+                               + out.stderr.strip())
         doc = json.loads(out.stdout)
         groups = {}
         for c in doc["cases"]:
