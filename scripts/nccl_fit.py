@@ -146,7 +146,7 @@ def fit(ev, use, start):
 
             best = min(grid, key=f)
             step = (b - a) / 16
-            lo_x, hi_x = best - step, best + step
+            lo_x, hi_x = max(a, best - step), min(b, best + step)  # within the search range
             g = (5 ** 0.5 - 1) / 2
             for _ in range(20):
                 c = hi_x - g * (hi_x - lo_x)
