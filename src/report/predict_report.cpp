@@ -35,6 +35,8 @@ std::string plan_text(const PredictInputs& in) {
                      p.global_batch(), seq, recompute_name(p.recompute), p.zero, precision_name(p.precision));
     if (p.attention != AttentionKernel::Flash) s += fmt::format(", {} attention", attention_kernel_name(p.attention));
     if (p.split != PipelineSplit::Even) s += fmt::format(", {} split", pipeline_split_name(p.split));
+    if (p.tp_comm_overlap) s += ", tp comm overlap";
+    if (p.overlap_param_gather) s += ", param gather overlap";
     return s;
 }
 
@@ -107,10 +109,12 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
-               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\", \"pipeline_split\": \"{}\"}},\n",
+               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\", \"pipeline_split\": \"{}\", "
+               "\"tp_comm_overlap\": {}, \"overlap_param_gather\": {}}},\n",
                p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
                p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision),
-               attention_kernel_name(p.attention), pipeline_split_name(p.split));
+               attention_kernel_name(p.attention), pipeline_split_name(p.split), p.tp_comm_overlap,
+               p.overlap_param_gather);
     out << "  \"plan_problems\": [";
     for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << json_string(r.plan_problems[i]);
     out << "],\n";
