@@ -10,146 +10,12 @@
 #include <tuple>
 
 #include "calibrate/log_space_search.h"
+#include "calibrate/row_predictor.h"
 #include "config/calibration_table.h"
-#include "config/preset.h"
-#include "predict/predict_options.h"
-#include "sweep/step_replay.h"
 #include "validate/validation_plan.h"
 
 namespace dtcalc {
 namespace {
-
-// One measured row: an nccl-tests row or a training case.
-struct Row {
-    const NcclMeasurement* collective = nullptr;
-    const TrainingCase* training = nullptr;
-    std::size_t training_index = 0;  // its slot among the training cases
-    std::string group;
-    std::string same;  // rows with the same key measure the same thing (contradictions)
-    std::string label;
-    std::string unit;
-    std::uint64_t bytes = 0;
-    double measured = 0;
-    InputLocation where;
-};
-
-std::vector<Row> rows_of(const CalibrationData& data) {
-    std::vector<Row> rows;
-    for (const NcclMeasurement& m : data.collectives) {
-        Row r;
-        r.collective = &m;
-        r.group = nccl_group_name(m);
-        r.same = fmt::format("{}|{}|{}|{}", static_cast<int>(m.kind), m.nodes, m.gpus_per_node, m.bytes);
-        r.label = fmt::format("{} B", m.bytes);
-        r.unit = "us";
-        r.bytes = m.bytes;
-        r.measured = m.time_us;
-        r.where = m.where;
-        rows.push_back(std::move(r));
-    }
-    for (std::size_t i = 0; i < data.training.size(); ++i) {
-        const TrainingCase& c = data.training[i];
-        Row r;
-        r.training = &c;
-        r.training_index = i;
-        r.group = training_group_name(c);
-        r.same = "training|" + c.id + "|" + c.metric;
-        r.label = c.id + " " + c.metric;
-        r.unit = training_metric_unit(c.metric);
-        r.measured = c.measured;
-        r.where = {c.file, c.line, 0, ""};
-        rows.push_back(std::move(r));
-    }
-    return rows;
-}
-
-// Predictions of rows with candidate values of the calibrated constants: the
-// values are set in a copy of the parsed preset, which is read again with
-// every check load_preset makes. A training case keeps its model, plan and
-// network shape (resolved once, on the preset as given) and takes its device
-// and system from the candidate preset: no calibrated key can name a network's
-// value (those are lists), so nothing else of the case depends on the values.
-class Evaluator {
-public:
-    Evaluator(const ConfigValue& root, std::string path, const std::vector<Row>& rows, const CalibrationData& data,
-              const CalibrationOptions& options)
-        : root_(root), path_(std::move(path)), rows_(rows) {
-        const Preset preset = preset_from_config(root_, path_);
-        constants_ = preset.calibration;
-        for (const CalibratedConstant& c : constants_) leaves_.push_back(find_config_path(root_, c.key));
-        for (const TrainingCase& c : data.training) {
-            PredictOptions o = c.options;
-            o.preset = path_;  // the preset being fitted, whatever the case was read with
-            ResolvedPrediction resolved = [&] {
-                try {
-                    return resolve_prediction(o, options.preset_dirs, options.model_dirs);
-                } catch (const OptionError& e) {
-                    throw InputError({c.file, c.line, 0, e.option()}, e.detail());
-                }
-            }();
-            const PredictResult r = predict(resolved.inputs);
-            if (!r.plan_problems.empty()) {
-                std::string problems;
-                for (const std::string& p : r.plan_problems) problems += (problems.empty() ? "" : "; ") + p;
-                throw InputError({c.file, c.line, 0, c.id}, "the case's plan cannot run on preset " + preset.name + ": " + problems);
-            }
-            training_inputs_.push_back(std::move(resolved.inputs));
-        }
-    }
-
-    const std::vector<CalibratedConstant>& constants() const { return constants_; }
-
-    std::vector<double> start() const {
-        std::vector<double> v;
-        for (const CalibratedConstant& c : constants_) v.push_back(c.value);
-        return v;
-    }
-
-    /// Predicted value (us for nccl-tests rows, the metric for training cases)
-    /// of rows `which`, written to `out[i]` for each i in `which`.
-    void predict_rows(const std::vector<double>& values, const std::vector<std::size_t>& which, std::vector<double>& out) {
-        for (std::size_t k = 0; k < values.size(); ++k) {
-            ConfigValue& leaf = *leaves_[k];
-            if (constants_[k].integer) {
-                leaf.type = ConfigValue::Type::Integer;
-                leaf.number = std::round(values[k]);
-            } else {
-                leaf.type = ConfigValue::Type::Float;
-                leaf.number = values[k];
-            }
-        }
-        const Preset preset = preset_from_config(root_, path_);
-        std::optional<TrainingDevice> device;
-        for (std::size_t i : which) {
-            const Row& row = rows_[i];
-            if (row.collective) {
-                out[i] = predict_nccl_measurement(preset, {}, *row.collective).time_ns / 1000.0;
-            } else {
-                if (!device) device = preset.training_device();
-                PredictInputs in = training_inputs_[row.training_index];
-                in.system.device = *device;
-                in.system.config = preset.system;
-                // predict()'s numbers to the last bit, without building the step's DAG (sweep/step_replay.h).
-                const PredictResult r = predict_without_schedule(in, scratch_);
-                if (!r.plan_problems.empty())
-                    throw InputError(row.where, "the case's plan cannot run with these values: " + r.plan_problems.front());
-                out[i] = training_metric(r, row.training->metric);
-            }
-            if (!(out[i] > 0) || !std::isfinite(out[i]))
-                throw InputError(row.where, "the model predicts nothing for this row, so it cannot be "
-                                            "compared on a log scale; leave it out");
-        }
-    }
-
-private:
-    ConfigValue root_;
-    std::string path_;
-    const std::vector<Row>& rows_;
-    std::vector<CalibratedConstant> constants_;
-    std::vector<ConfigValue*> leaves_;
-    std::vector<PredictInputs> training_inputs_;
-    ReplayScratch scratch_;
-};
 
 double squared_log_error(double predicted, double measured) {
     const double e = std::log(predicted / measured);
@@ -157,7 +23,7 @@ double squared_log_error(double predicted, double measured) {
 }
 
 ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<double>& predicted,
-                    const std::vector<Row>& data) {
+                    const std::vector<MeasuredRow>& data) {
     ErrorStats s;
     for (std::size_t r : rows) {
         const double e = std::abs(predicted[r] / data[r].measured - 1);
@@ -176,7 +42,7 @@ ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<doub
 bool is_network_constant(const std::string& key) { return key.rfind("nccl.", 0) == 0; }
 
 struct Problem {
-    const std::vector<Row>& data;
+    const std::vector<MeasuredRow>& data;
     std::vector<std::string> group_names;
     std::vector<std::vector<std::size_t>> group_rows;  // used rows of each group
     std::vector<std::vector<bool>> sensitive;          // [constant][row]
@@ -190,7 +56,7 @@ struct FitOutcome {
     int evaluations = 0;
 };
 
-FitOutcome fit_groups(Evaluator& evaluator, const Problem& problem, const std::vector<std::size_t>& groups,
+FitOutcome fit_groups(RowPredictor& evaluator, const Problem& problem, const std::vector<std::size_t>& groups,
                       const std::vector<double>& start) {
     const std::size_t n_constants = start.size();
     std::vector<std::size_t> rows_in;
@@ -321,8 +187,8 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         throw InputError({"--preset", 0, 0, ""},
                          preset_path +
                              " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
-    const std::vector<Row> data = rows_of(input);
-    Evaluator evaluator(preset_root, preset_path, data, input, options);
+    const std::vector<MeasuredRow> data = measured_rows(input);
+    RowPredictor evaluator(preset_root, preset_path, data, input, options);
     CalibrationResult result;
     result.rows_read = data.size();
 
