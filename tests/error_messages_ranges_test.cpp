@@ -57,14 +57,15 @@ std::string astra_flags(const std::string& prefix, const std::string& network, c
 TEST_CASE("error message: a model whose gradient all-reduce passes 1 PiB") {
     // One layer of 1e15 parameters, no other work. On hgx-h100 (8 GPUs) the
     // default plan is dp = 8, tp = pp = cp = 1, ZeRO 0: the stage's gradients
-    // go in ceil(1e15 / 40e6) buckets clamped to the one layer, so one bf16
-    // all-reduce of 2 x 1e15 = 2e15 B > 2^50 B, printed as a whole number.
+    // go in ceil(1e15 / 40e6) buckets clamped to the one layer, so one fp32
+    // all-reduce (megatron-core's grad_reduce_in_fp32) of 4 x 1e15 = 4e15 B >
+    // 2^50 B, printed as a whole number.
     const std::string model = write_temp_file(
         "errmsg-ranges-huge-gradient.toml",
         one_layer_model("huge-gradient", "forward_flops = 0\nparameters = 1e15\nactivation_bytes = 0\n"));
     const Run r = run_dtcalc("predict --model " + model + " --preset hgx-h100");
     CHECK(r.exit_code == 2);
-    CHECK(r.out == "dtcalc: error: model: out of range: one all-reduce moves 2000000000000000 B; sizes from 0 B to "
+    CHECK(r.out == "dtcalc: error: model: out of range: one all-reduce moves 4000000000000000 B; sizes from 0 B to "
                    "1 PiB (2^50 B) are accepted\n");
 }
 

@@ -169,6 +169,12 @@ TEST_CASE("memory: mixed-precision Adam is 2 + 4 + 12 bytes per parameter, shard
     p.zero = 1;
     CHECK(stage_memory(m, p, 0).optimizer == doctest::Approx(12 * params / 8));
     CHECK(stage_memory(m, p, 0).gradients == doctest::Approx(4 * params));
+    // Gradients reduced in bf16 (grad_reduce_in_fp32 off, NeMo's performance recipes):
+    // Megatron-Core's gradient buffer takes the parameters' dtype, 2 B each.
+    p.grad_reduce_in_fp32 = false;
+    CHECK(stage_memory(m, p, 0).gradients == doctest::Approx(2 * params));
+    p.zero = 2;
+    CHECK(stage_memory(m, p, 0).gradients == doctest::Approx(2 * params / 8));
     (void)tied;
 }
 
@@ -287,11 +293,12 @@ TEST_CASE("GEMMs by shape: the backward pass is the input- and weight-gradient G
     CHECK(r.step.backward_ns_per_microbatch - 2 * r.step.forward_ns_per_microbatch ==
           doctest::Approx(563714.457).epsilon(1e-6));
 
-    SUBCASE("the framework term: t x tokens per layer and pass") {
-        // 100 ns per token x 512 tokens x 8 layers = 409600 ns more in each pass.
-        in.system.device.framework_ns_per_token = 100;
+    SUBCASE("the framework term: t x tokens x hidden / tp per layer and pass") {
+        // 100 ps per element x 512 tokens x 1024 (h / tp, tp 1) = 52428.8 ns per layer,
+        // x 8 layers = 419430.4 ns more in each pass.
+        in.system.device.framework_ps_per_element = 100;
         const PredictResult with = predict(in);
-        CHECK(with.step.forward_ns_per_microbatch - r.step.forward_ns_per_microbatch == doctest::Approx(409600));
-        CHECK(with.step.backward_ns_per_microbatch - r.step.backward_ns_per_microbatch == doctest::Approx(409600));
+        CHECK(with.step.forward_ns_per_microbatch - r.step.forward_ns_per_microbatch == doctest::Approx(419430.4));
+        CHECK(with.step.backward_ns_per_microbatch - r.step.backward_ns_per_microbatch == doctest::Approx(419430.4));
     }
 }

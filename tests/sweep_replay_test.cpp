@@ -240,6 +240,7 @@ TEST_CASE("the replay gives predict()'s numbers on thousands of random valid pla
         o.attention = pick(4) == 0 ? "unfused" : "flash";
         o.pipeline_split = pick(4) == 0 ? "embedding-and-loss" : "even";
         o.overlap_param_gather = pick(2) == 1;
+        o.grad_reduce_in_fp32 = pick(2) == 1;
         const int before = counts.compared - counts.cannot_run;
         compare(o, scratch, counts);
         if (counts.compared - counts.cannot_run > before) ++valid;

@@ -176,23 +176,33 @@ TEST_CASE("the optimizer step: Adam over the rank's shard, 34 bytes per paramete
 TEST_CASE("the distributed optimizer: buckets of max(40M, 1M x dp) parameters, each gathered after the step") {
     // 100,681,728 parameters per rank (test above). dp 8: buckets of 40M, ceil(2.52) = 3;
     // dp 64: buckets of 64M, ceil(1.57) = 2 (Megatron-Core's DistributedDataParallel).
-    // Each bucket's gradients are reduce-scattered and its parameters all-gathered
-    // over dp: 2 B x 100,681,728 / buckets each.
+    // Each bucket's gradients are reduce-scattered over dp, 4 B each in fp32
+    // (grad_reduce_in_fp32, Megatron-LM's rule for bf16) or 2 B in bf16, and its
+    // bf16 parameters all-gathered: 2 B x 100,681,728 / buckets.
     for (auto [dp, buckets] : {std::pair{8, 3}, std::pair{64, 2}}) {
-        PredictInputs in = inputs(dp);
-        in.model = gpt(8);
-        in.plan.zero = 1;
-        const TrainingStepCosts c = costs_of(in);
-        CAPTURE(dp);
-        CHECK(c.chunks[0].gradient_buckets == buckets);
-        const auto bytes = static_cast<std::uint64_t>(2.0 * 100681728 / buckets + 0.5);
-        const CommGroup& group = c.groups.dp_cp;
-        CHECK(c.chunks[0].param_gather_bucket_ns ==
-              collective_time(in.system, {CollectiveKind::AllGather, bytes, group, {}}).time_ns);
-        CHECK(c.chunks[0].gradient_bucket_ns ==
-              collective_time(in.system, {CollectiveKind::ReduceScatter, bytes, group, {}}).time_ns);
-        in.plan.zero = 0;  // no distributed optimizer: all-reduce, nothing to gather
-        CHECK(costs_of(in).chunks[0].param_gather_bucket_ns == 0);
+        for (const bool fp32 : {true, false}) {
+            PredictInputs in = inputs(dp);
+            in.system.network.dimensions[0].bandwidth_gbps = 100;  // so that the bytes show in the time
+            in.model = gpt(8);
+            in.plan.zero = 1;
+            in.plan.grad_reduce_in_fp32 = fp32;
+            const TrainingStepCosts c = costs_of(in);
+            CAPTURE(dp);
+            CAPTURE(fp32);
+            CHECK(c.chunks[0].gradient_buckets == buckets);
+            const auto bytes = static_cast<std::uint64_t>(2.0 * 100681728 / buckets + 0.5);
+            const auto gradient_bytes = static_cast<std::uint64_t>((fp32 ? 4.0 : 2.0) * 100681728 / buckets + 0.5);
+            const CommGroup& group = c.groups.dp_cp;
+            CHECK(c.chunks[0].param_gather_bucket_ns ==
+                  collective_time(in.system, {CollectiveKind::AllGather, bytes, group, {}}).time_ns);
+            CHECK(c.chunks[0].gradient_bucket_ns ==
+                  collective_time(in.system, {CollectiveKind::ReduceScatter, gradient_bytes, group, {}}).time_ns);
+            // The two sizes take different times here, so the checks above tell them apart.
+            CHECK(collective_time(in.system, {CollectiveKind::ReduceScatter, 2 * bytes, group, {}}).time_ns >
+                  1.5 * collective_time(in.system, {CollectiveKind::ReduceScatter, bytes, group, {}}).time_ns);
+            in.plan.zero = 0;  // no distributed optimizer: all-reduce, nothing to gather
+            CHECK(costs_of(in).chunks[0].param_gather_bucket_ns == 0);
+        }
     }
 }
 

@@ -84,7 +84,7 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelPlan& p, int stag
     // Context-parallel ranks hold the same parameters: ZeRO shards over dp x cp.
     const double dp = static_cast<double>(p.dp) * p.cp;
     out.weights = 2.0 * params / (p.zero >= 3 ? dp : 1.0) + fp8_weights;
-    out.gradients = 4.0 * params / (p.zero >= 2 ? dp : 1.0);
+    out.gradients = p.gradient_bytes() * params / (p.zero >= 2 ? dp : 1.0);
     out.optimizer = 12.0 * params / (p.zero >= 1 ? dp : 1.0);
     out.activations = activations;
     return out;

@@ -2,7 +2,8 @@
 // Peak memory per NPU for a training plan, per pipeline stage.
 //
 // - Weights 2 bytes per parameter (bf16), gradients 4 (fp32 main gradients, as
-//   Megatron-LM keeps them), optimizer 12 (Adam: fp32 master weights, first and
+//   Megatron-LM keeps them for bf16) or 2 (ParallelPlan::grad_reduce_in_fp32
+//   off: the gradient buffer in bf16), optimizer 12 (Adam: fp32 master weights, first and
 //   second moments) — mixed-precision Adam. ZeRO 1 shards the optimizer state
 //   over the data-parallel group, 2 also the gradients, 3 (FSDP) also the
 //   weights. With context parallelism that group is dp x cp: context-parallel

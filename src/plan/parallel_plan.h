@@ -54,6 +54,11 @@ struct ParallelPlan {
     /// bucket beside the next forward (Megatron's --overlap-param-gather) instead
     /// of after the step.
     bool overlap_param_gather = false;
+    /// Gradients accumulated and reduced over dp in fp32 (4 B per element)
+    /// instead of bf16 (2 B): Megatron-Core's DistributedDataParallelConfig
+    /// grad_reduce_in_fp32, which sets both the gradient buffer and the bytes
+    /// its reduce-scatter (or all-reduce) moves.
+    bool grad_reduce_in_fp32 = true;  ///< Megatron-LM's rule for bf16 (arguments.py, validate_args)
     int vpp = 1;  ///< virtual stages per pipeline rank (interleaved schedule)
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int mbs = 1;        ///< micro-batch, sequences
@@ -70,6 +75,8 @@ struct ParallelPlan {
     long long npus() const { return static_cast<long long>(dp) * tp * pp * cp; }
     long long global_batch() const { return gbs > 0 ? gbs : static_cast<long long>(dp) * mbs; }
     long long micro_batches() const { return global_batch() / (static_cast<long long>(dp) * mbs); }
+    /// Bytes of one gradient element in the buffer the data-parallel reduction moves.
+    double gradient_bytes() const { return grad_reduce_in_fp32 ? 4.0 : 2.0; }
     int sequence(const ModelSpec& m) const { return seq > 0 ? seq : m.seq; }
 };
 

@@ -130,6 +130,10 @@ const OptionDecl kOptions[] = {
     {.name = "overlap_param_gather", .type = T::Boolean,
      .help = "zero 1-2: the parameter all-gather per bucket beside the next forward instead of after the optimizer step",
      .default_text = "false", .apply = set<&PredictOptions::overlap_param_gather>},
+    {.name = "grad_reduce_in_fp32", .type = T::Boolean,
+     .help = "gradients accumulated and reduced over dp in fp32 (4 B per element; --grad-reduce-in-fp32=false: bf16, "
+             "2 B); each recipe sets it as its framework does",
+     .default_text = "true", .apply = set<&PredictOptions::grad_reduce_in_fp32>},
     {.name = "schedule", .type = T::Text, .help = "pipeline schedule: gpipe | 1f1b | interleaved", .default_text = "1f1b",
      .expected = "gpipe, 1f1b or interleaved", .accepts = is_schedule, .apply = set<&PredictOptions::schedule>},
     {.name = "recompute", .type = T::Text, .help = "activation recomputation: none | selective | full",

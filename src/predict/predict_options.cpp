@@ -89,6 +89,7 @@ ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long 
     p.sequence_parallel = o.sequence_parallel;
     p.tp_comm_overlap = o.tp_comm_overlap;
     p.overlap_param_gather = o.overlap_param_gather;
+    p.grad_reduce_in_fp32 = o.grad_reduce_in_fp32;
     const long long others = static_cast<long long>(p.tp) * p.pp * p.cp;
     p.dp = o.dp ? *o.dp : static_cast<int>(std::max<long long>(1, others > 0 ? npus / others : 1));
     // 0 in the plan means "the default", so a 0 or negative flag would be ignored silently.

@@ -30,6 +30,7 @@ struct PredictOptions {
     bool sequence_parallel = false;
     bool tp_comm_overlap = false;
     bool overlap_param_gather = false;
+    bool grad_reduce_in_fp32 = true;
     std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
     std::string attention = "flash";
     std::string pipeline_split = "even";

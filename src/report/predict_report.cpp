@@ -37,6 +37,7 @@ std::string plan_text(const PredictInputs& in) {
     if (p.split != PipelineSplit::Even) s += fmt::format(", {} split", pipeline_split_name(p.split));
     if (p.tp_comm_overlap) s += ", tp comm overlap";
     if (p.overlap_param_gather) s += ", param gather overlap";
+    if (p.grad_reduce_in_fp32) s += ", fp32 gradient reduce";
     return s;
 }
 
@@ -110,11 +111,11 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
                "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\", \"pipeline_split\": \"{}\", "
-               "\"tp_comm_overlap\": {}, \"overlap_param_gather\": {}}},\n",
+               "\"tp_comm_overlap\": {}, \"overlap_param_gather\": {}, \"grad_reduce_in_fp32\": {}}},\n",
                p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
                p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision),
                attention_kernel_name(p.attention), pipeline_split_name(p.split), p.tp_comm_overlap,
-               p.overlap_param_gather);
+               p.overlap_param_gather, p.grad_reduce_in_fp32);
     out << "  \"plan_problems\": [";
     for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << json_string(r.plan_problems[i]);
     out << "],\n";

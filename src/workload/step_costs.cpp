@@ -107,8 +107,9 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const double elementwise = memory_time_ns(d, w.elementwise_bytes);
     LayerTimes t;
     t.weight_cast = memory_time_ns(d, cast.weights);
-    // The framework's own time per layer and pass, per token of this rank (fitted, see the preset).
-    const double framework = d.framework_ns_per_token * p.mbs * p.sequence(m) / p.cp;
+    // The framework's own time per layer and pass, per element of this rank's
+    // activation: its tokens times hidden / tp (fitted, see the preset).
+    const double framework = d.framework_ps_per_element * 1e-3 * p.mbs * p.sequence(m) / p.cp * m.hidden / p.tp;
     t.forward = gemm + attention + elementwise + memory_time_ns(d, cast.forward) + framework;
     t.backward = gemm_backward + 2 * attention + 2 * elementwise + memory_time_ns(d, cast.backward) + framework;
     t.attention_forward = attention;
@@ -251,17 +252,17 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
         if (p.zero < 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
             const double bucket = std::max(kBucketParameters, kBucketParametersPerRank * static_cast<double>(g.dp_cp.size()));
             cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / bucket)), 1, std::max(cc.layers, 1));
-            const double bucket_bytes = cc.parameters * 2 / cc.gradient_buckets;
+            const double bucket_parameters = cc.parameters / cc.gradient_buckets;
             const CollectiveKind kind = p.zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
-            cc.gradient_bucket_ns = price(kind, bucket_bytes, g.dp_cp);
+            cc.gradient_bucket_ns = price(kind, bucket_parameters * p.gradient_bytes(), g.dp_cp);
             // The distributed optimizer updates this rank's shard, then every rank
             // gathers the updated bf16 parameters bucket by bucket
             // (param_and_grad_buffer.py, _ParamAndGradBucketGroup.start_param_sync).
-            if (p.zero >= 1) cc.param_gather_bucket_ns = price(CollectiveKind::AllGather, bucket_bytes, g.dp_cp);
+            if (p.zero >= 1) cc.param_gather_bucket_ns = price(CollectiveKind::AllGather, bucket_parameters * 2, g.dp_cp);
         }
         if (p.zero >= 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
             cc.zero3_gather_ns = price(CollectiveKind::AllGather, cc.parameters * 2, g.dp_cp);
-            cc.zero3_reduce_scatter_ns = price(CollectiveKind::ReduceScatter, cc.parameters * 2, g.dp_cp);
+            cc.zero3_reduce_scatter_ns = price(CollectiveKind::ReduceScatter, cc.parameters * p.gradient_bytes(), g.dp_cp);
         }
     }
     const double seq = layered ? 1 : p.sequence(m);
