@@ -277,6 +277,11 @@ TEST_CASE("error message: preset [compute] tables and backend") {
              ":28:12: compute.gemm-sms: expected a whole number of streaming multiprocessors (1 to 1000000)"},
             {"tile of one number", base + "gemm-tiles = [[128]]\n",
              ":28:15: compute.gemm-tiles[0]: expected [rows, columns] of one output tile"},
+            // The framework term's earlier key (ns per token) meant another quantity: refused, naming its successor.
+            {"retired framework key", base + "framework-layer-ns-per-token = 200\n",
+             ":28:32: compute.framework-layer-ns-per-token: framework-layer-ns-per-token is no longer read: the "
+             "framework term is now framework-ps-per-element, picoseconds per element of a rank's layer activation "
+             "(tokens x hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs"},
             {"backend", replaced(base, "\"astra-unaware\"", "\"fast\""),
              ":4:11: backend: expected 'astra-unaware', 'astra-aware' or 'nccl', got 'fast'"},
             {"date", replaced(base, "local-mem-bw = 1000", "local-mem-bw = 1979-05-27"),
