@@ -425,7 +425,7 @@ std::string synthetic_plans_csv(const std::string& header) {
 TEST_CASE("recovery on training cases: the framework term the data were made with comes back within 2 % under 3 % noise") {
     // The published cases' plans (validation/training/cases.csv: 4 families, 27 rows) and
     // the 64 synthetic plans above, "measured" by predict on the preset with
-    // framework-ps-per-element = 120 (the preset states 74.75) and scaled by
+    // framework-ps-per-element = 120 (the preset states 67.00) and scaled by
     // 1 + 3 % x noise_step(row); then fitted from the preset's own value. predict here is
     // the ordinary path (a preset file), independent of how calibrate sets candidate values.
     const std::string table = "\"compute.framework-ps-per-element\" = [1.0, 1000.0]\n";
@@ -473,7 +473,7 @@ TEST_CASE("recovery on training cases: the framework term the data were made wit
         const ConstantFit& c = constant(r, "compute.framework-ps-per-element");
         MESSAGE("noise " << noise << ": fitted " << c.after);
         CHECK(c.fitted);
-        CHECK(c.before == 74.75);
+        CHECK(c.before == 67.00);
         CHECK(c.rows == 91);
         CHECK(std::abs(c.after / 120.0 - 1) < (noise == 0 ? 0.001 : 0.02));
         REQUIRE(r.groups.size() == 7);
@@ -628,12 +628,12 @@ TEST_CASE("calibrate --write after a fit on training cases: the framework term w
     const Preset written = load_preset(out, kPresetDirs);
     REQUIRE(written.compute);
     // The value the report states is the value written.
-    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-ps-per-element\", \"before\": 74.75, \"after\": {:.6g},",
+    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-ps-per-element\", \"before\": 67, \"after\": {:.6g},",
                                    written.compute->framework_ps_per_element)) != std::string::npos);
-    CHECK(written.compute->framework_ps_per_element != 74.75);
+    CHECK(written.compute->framework_ps_per_element != 67.00);
     CHECK(read_text_file(out).find(fmt::format("framework-ps-per-element = {}  # fitted by dtcalc calibrate on "
                                                "2026-04-02 to {} (27 rows in 4 fitted groups); preset h100-ib-ndr400 "
-                                               "had 74.75",
+                                               "had 67",
                                                written.compute->framework_ps_per_element, cases)) != std::string::npos);
     const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
     CHECK(predict.exit_code == 0);

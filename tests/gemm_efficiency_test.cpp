@@ -65,3 +65,29 @@ TEST_CASE("gemm time by shape on a training device") {
     // 1536 x 1400 needs the same 132 tiles: 2 x 1536 x 1400 x 1000 FLOPs in the same 8650.752 ns.
     CHECK(gemm_time_ns(d, Precision::BF16, 1536, 1400, 1000, 0) == doctest::Approx(8650.752));
 }
+
+TEST_CASE("a GEMM beside kernels that hold some SMs: the peak and the waves over the SMs left") {
+    TrainingDevice d;
+    d.peak_tflops_bf16 = 1000;
+    d.peak_tflops_fp8 = 2000;
+    d.hbm_gbps = 1e9;  // memory never binds here
+    d.gemm_shape = {one_tile(128, 128, 132), 0.5};
+    const TrainingDevice beside = with_sms_reserved(d, 16);
+    // 116 SMs left: peak 1000 x 116 / 132 = 878.787... TFLOP/s; fp8 2000 x 116 / 132.
+    CHECK(beside.peak_tflops_bf16 == doctest::Approx(1000.0 * 116 / 132));
+    CHECK(beside.peak_tflops_fp8 == doctest::Approx(2000.0 * 116 / 132));
+    CHECK(beside.gemm_shape.tiling.sms == 116);
+    // 1536 x 1408: 132 tiles, two waves over 116 SMs (116 + 16): waves = 132 / 232, efficiency
+    // 0.5 x 132 / 232; 4.325376e9 FLOPs at 878.787e3 x 0.5 x 132 / 232 FLOP/ns =
+    // 4.325376e9 / (1000e3 x 116 / 132 x 0.5 x 132 / 232) = 4.325376e9 / 250000 = 17301.504 ns:
+    // twice the full device's 8650.752 (the second wave of 16 tiles costs as much as the first).
+    CHECK(gemm_time_ns(beside, Precision::BF16, 1536, 1408, 1000, 0) == doctest::Approx(17301.504));
+    // 1536 x 1280 = 12 x 10 = 120 tiles: still two waves over 116, 120 / 232 of them full:
+    // 2 x 1536 x 1280 x 1000 / (1000e3 x 116 / 132 x 0.5 x 120 / 232) = 3.93216e9 / 227272.73 = 17301.504 ns.
+    CHECK(gemm_time_ns(beside, Precision::BF16, 1536, 1280, 1000, 0) == doctest::Approx(17301.504));
+    // No SM count to take from (a FLOPs curve), or no SMs to spare: the device as it is.
+    TrainingDevice curve;
+    curve.peak_tflops_bf16 = 1000;
+    CHECK(with_sms_reserved(curve, 16).peak_tflops_bf16 == 1000);
+    CHECK(with_sms_reserved(d, 132).peak_tflops_bf16 == 1000);
+}

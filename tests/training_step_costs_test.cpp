@@ -297,3 +297,41 @@ TEST_CASE("memory: in fp8 the cached FP8 weights, 2 bytes per linear weight") {
     p.zero = 3;
     CHECK(stage_memory(m, p, 0).weights == bf16);
 }
+
+TEST_CASE("tp comm overlap: the GEMMs beside Transformer Engine's pipelined and bulk overlaps run on 116 of 132 SMs") {
+    // One layer, h 4096, MLP 16384 (not gated), 4096 tokens, tp 2 with sequence parallelism,
+    // bf16 at 1,000 TFLOP/s (1e6 FLOP/ns), 128 x 128 tiles, 132 SMs, plateau 1, memory free.
+    // On S of the 132 SMs a GEMM of T tiles and F FLOPs runs at the peak x S / 132 and an
+    // efficiency of T / (ceil(T / S) x S): F x 132 x ceil(T / S) / (1e6 x T) ns. Beside a
+    // 16-SM overlap (S = 116) it takes F x 132 x (ceil(T / 116) - ceil(T / 132)) / (1e6 x T)
+    // ns more:
+    //   forward, pipelined: projection (4096, 4096, 2048), 1024 tiles, 9 - 8 waves:
+    //     6.8719476736e10 x 132 / 1.024e9 = 8858.370048 ns; fc2 (4096, 4096, 8192): 4x that,
+    //     35433.480192 ns; together 44291.85024 ns.
+    //   backward, bulk: QKV's input gradient (4096, 4096, 6144), 1024 tiles, 9 - 8 waves:
+    //     26575.110144 ns; its weight gradient (4096, 6144, 4096), 1536 tiles, 14 - 12 waves:
+    //     35433.480192 ns; fc1's input gradient (4096, 4096, 8192): 35433.480192 ns and its
+    //     weight gradient (4096, 8192, 4096), 2048 tiles, 18 - 16 waves: 35433.480192 ns;
+    //     together 132875.55072 ns.
+    // The other GEMMs (ring exchange: 1 SM and the copy engines) and the attention keep every SM.
+    PredictInputs in = inputs(2);
+    in.model = gpt(1);
+    in.model.hidden = 4096;
+    in.model.ffn_hidden = 16384;
+    in.model.heads = in.model.kv_heads = 32;
+    in.model.seq = 4096;
+    in.plan.dp = 1;
+    in.plan.tp = 2;
+    in.plan.gbs = 1;
+    in.plan.sequence_parallel = true;
+    GemmTiling t;
+    t.tiles = {{128, 128}};
+    t.sms = 132;
+    in.system.device.gemm_shape = {t, 1.0};
+    in.system.device.hbm_gbps = 1e12;
+    const TrainingStepCosts off = costs_of(in);
+    in.plan.tp_comm_overlap = true;
+    const TrainingStepCosts on = costs_of(in);
+    CHECK(on.chunks[0].forward.compute_ns - off.chunks[0].forward.compute_ns == doctest::Approx(44291.85024));
+    CHECK(on.chunks[0].backward.compute_ns - off.chunks[0].backward.compute_ns == doctest::Approx(132875.55072));
+}

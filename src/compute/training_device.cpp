@@ -12,6 +12,18 @@ const GemmShapeModel& shape_model(const TrainingDevice& d, Precision p) {
 
 bool times_gemm_shapes(const TrainingDevice& d, Precision p) { return shape_model(d, p).given(); }
 
+TrainingDevice with_sms_reserved(const TrainingDevice& d, double sms) {
+    const double all = d.gemm_shape.tiling.sms;
+    if (!d.gemm_shape.given() || !(sms > 0) || !(all > sms)) return d;
+    TrainingDevice out = d;
+    const double left = (all - sms) / all;
+    out.peak_tflops_bf16 *= left;
+    out.peak_tflops_fp8 *= left;
+    out.gemm_shape.tiling.sms = all - sms;
+    if (out.fp8_gemm_shape.given()) out.fp8_gemm_shape.tiling.sms = out.fp8_gemm_shape.tiling.sms * left;
+    return out;
+}
+
 double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, double k, double bytes, double batch) {
     const double flops = 2.0 * m * n * k * batch;
     if (!times_gemm_shapes(d, p) || flops <= 0) return gemm_time_ns(d, p, flops, bytes);

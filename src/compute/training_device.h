@@ -48,6 +48,12 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double b
 double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, double k, double bytes, double batch = 1);
 /// Whether GEMMs in p are timed by shape.
 bool times_gemm_shapes(const TrainingDevice& d, Precision p);
+/// The device as a GEMM sees it while `sms` of its streaming multiprocessors run
+/// other kernels beside it: the peaks scale with the SMs left, and the GEMM's
+/// waves are counted over them (its benchmark plateau is kept). A device timed
+/// without an SM count (a FLOPs curve), or with no more SMs than `sms`, is
+/// returned as it is.
+TrainingDevice with_sms_reserved(const TrainingDevice& d, double sms);
 double attention_time_ns(const TrainingDevice& d, double flops, double bytes);
 double memory_time_ns(const TrainingDevice& d, double bytes);
 

@@ -59,6 +59,16 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const bool fp8 = p.precision == Precision::FP8;
     double gemm = 0, gemm_backward = 0;
     if (times_gemm_shapes(d, p.precision)) {
+        // With tp_comm_overlap, Transformer Engine's userbuffers run their pipelined
+        // and bulk overlaps on SMs of their own and launch the GEMM beside them on the
+        // rest (set_sm_margin). Rule of the software: module/base.py, initialize_ub's
+        // get_default_config: "pipeline" for proj_fprop and fc2_fprop, "bulk" for
+        // qkv_dgrad, qkv_wgrad, fc1_dgrad and fc1_wgrad, 16 SMs each with the margin;
+        // "ring_exchange" (qkv_fprop, fc1_fprop, proj_dgrad, fc2_dgrad) moves its chunks
+        // with the copy engines on 1 SM and leaves the GEMM every SM.
+        constexpr double kUserbufferSms = 16;
+        const bool margin = p.tp_comm_overlap && p.tp > 1;
+        const TrainingDevice beside = margin ? with_sms_reserved(d, kUserbufferSms) : d;
         // Each GEMM by its shape: forward Y = X W (m x k)(k x n); backward the
         // input gradient dX = dY W^T (m x n)(n x k) and the weight gradient
         // dW = X^T dY (k x m)(m x n): the same FLOPs in other shapes.
@@ -67,8 +77,11 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
             const Precision q = s.role == GemmRole::Router ? Precision::BF16 : p.precision;
             // fp8 operands are 1 B per element, the bf16 output 2 B.
             const double bytes = q == Precision::FP8 ? s.bytes(1.0) + s.m * s.n : s.bytes(2.0);
-            gemm += gemm_time_ns(d, q, s.m, s.n, s.k, bytes);
-            gemm_backward += gemm_time_ns(d, q, s.m, s.k, s.n, bytes) + gemm_time_ns(d, q, s.k, s.n, s.m, bytes);
+            const bool pipelined = s.role == GemmRole::Projection || s.role == GemmRole::Fc2;  // fprop beside its RS
+            const bool bulk = s.role == GemmRole::Qkv || s.role == GemmRole::Fc1;  // dgrad and wgrad beside AG / RS
+            gemm += gemm_time_ns(pipelined ? beside : d, q, s.m, s.n, s.k, bytes);
+            const TrainingDevice& back = bulk ? beside : d;
+            gemm_backward += gemm_time_ns(back, q, s.m, s.k, s.n, bytes) + gemm_time_ns(back, q, s.k, s.n, s.m, bytes);
         }
     } else {
         // Time the GEMMs as `gemms` equal GEMMs of the average size.
