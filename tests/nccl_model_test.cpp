@@ -231,10 +231,33 @@ TEST_CASE("predicted times from the derived channels and rates") {
     const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);
     CHECK(ring10.algorithm == "ring/Simple");
     CHECK(ring10.us == doctest::Approx(103945.424).epsilon(1e-7));
-    // One GPU on each of 8 nodes, 1 MiB PAT all-gather: 4 channels send 1 MiB /
-    // (8 x 4) = 32 KiB steps: 32768 / (32768/45.55 + 14000) = 2.226 GB/s each,
-    // 8.905 per NIC, x 0.75 = 6.679; 42.4 us + 917504 / 6.679 ns.
-    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 1).us == doctest::Approx(179.78093).epsilon(1e-6));
+    // One GPU on each of 8 nodes, 1 MiB PAT all-gather: latency 8 + log2(8) x
+    // 14/3.5 + 8 x 2.8 = 42.4 us already holds every step's network latency, so
+    // the NIC streams at its payload, 45.55 x 0.75 = 34.1625 GB/s:
+    // 917504 / 34.1625 = 26857.05 ns.
+    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 1).us == doctest::Approx(69.25705).epsilon(1e-6));
+}
+
+TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, the NIC streams at its payload") {
+    // tuning.cc (ncclTopoTuneModel): with ppn = 1 every ring step is an
+    // inter-node step and costs the tree's network latency, "fully exposed"; a
+    // per-send cost in the bandwidth would charge each step a second time.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // 4 nodes of 1, ring all-gather, Simple, 1 MiB: 8.4 + 3 x 14 = 50.4 us; 4
+    // channels on the one NIC (nccl_topology: 2 x 24, postset 4), bus
+    // min(360, 45.55) = 45.55 GB/s; fill: step 1 MiB / (4 x 4) = 65536 B over
+    // 45.55/4 GB/s = 5755.08 ns; 1048576 x 3/4 / 45.55 = 17265.25 ns.
+    const Run ring = run(ib, CollectiveKind::AllGather, MiB, 4, 1, {NcclAlgorithm::Ring, NcclProtocol::Simple});
+    CHECK(ring.algorithm == "ring/Simple");
+    CHECK(ring.channels == 4);
+    CHECK(ring.us == doctest::Approx(73.42033).epsilon(1e-6));
+    // Tree all-reduce, Simple, 64 KiB: 8.4 + 2 x (0 x 4 + log2(4) x 14) = 64.4 us;
+    // bus min(45.55 x 0.92 = 41.906, 2 x 36.0) = 41.906, algbw 20.953 GB/s:
+    // 65536 / 20.953 = 3127.76 ns.
+    const Run tree =
+        run(ib, CollectiveKind::AllReduce, 64 * 1024, 4, 1, {NcclAlgorithm::Tree, NcclProtocol::Simple});
+    CHECK(tree.algorithm == "tree/Simple");
+    CHECK(tree.us == doctest::Approx(67.52776).epsilon(1e-6));
 }
 
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {

@@ -8,6 +8,10 @@ namespace {
 double inter_node_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        double message_bytes, NcclProtocol protocol) {
     if (shape.nodes <= 1) return rates.nvlink_gbps;
+    // One GPU per node: NCCL's latency already charges every step its network
+    // latency (nccl_shape.h, nccl_network_payload_rate), so no per-send cost here.
+    if (shape.gpus_per_node == 1)
+        return std::min(rates.nvlink_gbps, nccl_network_payload_rate(rates.topology, params));
     return std::min(rates.nvlink_gbps,
                     nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol));
 }
@@ -88,9 +92,10 @@ double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, cons
                               per_direction);
 }
 
-double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params, double message_bytes) {
-    return nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, NcclProtocol::Simple) *
-           params.pat_bandwidth_factor;
+double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params) {
+    // PAT runs with one GPU per node only: its steps' network latency is in
+    // nccl_pat_latency_ns, so the NIC streams at its payload rate.
+    return nccl_network_payload_rate(rates.topology, params) * params.pat_bandwidth_factor;
 }
 
 int nccl_ring_steps(CollectiveKind kind, std::int64_t ranks) {

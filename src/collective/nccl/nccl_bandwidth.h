@@ -28,7 +28,10 @@
 // NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, heads' NICs / 2),
 // the NICs carrying the NVLS channels (network rate of nvls channels); on two
 // nodes the NICs carry the data once per direction, not twice (/ 1).
-// PAT (one GPU per node): bus = node network x pat-bandwidth-factor.
+// PAT (one GPU per node): bus = NIC payload x pat-bandwidth-factor.
+// With one GPU per node, ring and tree use the NIC payload as the node network
+// (no per-send cost: NCCL's latency already charges every step the network
+// latency; nccl_shape.h).
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
 #include "core/collective_kind.h"
@@ -60,7 +63,7 @@ double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRa
 double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                             double message_bytes);
 
-double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params, double message_bytes);
+double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params);
 
 /// Ring steps: 2(n-1) for all-reduce, n-1 for all-gather and reduce-scatter.
 int nccl_ring_steps(CollectiveKind kind, std::int64_t ranks);

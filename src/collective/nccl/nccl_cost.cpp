@@ -61,8 +61,7 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             cost.steps = nccl_floor_log2(shape.nodes);
             cost.bytes_per_step = size / n;
             cost.latency_ns = nccl_pat_latency_ns(shape, params);
-            cost.bandwidth_ns =
-                size * factor / nccl_pat_bus_gbps(rates, params, size / (n * rates.topology.channels));
+            cost.bandwidth_ns = size * factor / nccl_pat_bus_gbps(rates, params);
             break;
         }
         case NcclAlgorithm::P2p: break;

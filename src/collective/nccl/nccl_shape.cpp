@@ -39,6 +39,11 @@ double nccl_network_rate(const NcclTopology& topology, const NcclParameters& par
     return topology.nics * per_nic;
 }
 
+double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params) {
+    if (topology.nics <= 0) return 0;
+    return topology.nics * topology.nic_gbps * params.network_p2p_efficiency;
+}
+
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
                      const NcclParameters& params) {
     NcclRates rates;

@@ -24,7 +24,10 @@
 //                       wire time: channel rate = m / (m / NIC payload + t[p])
 //                       (512 KiB Simple steps on NDR: 20.6 GB/s per channel;
 //                       LL and small sizes: the latency table covers them, so
-//                       LL channels run at the NIC's payload rate)
+//                       LL channels run at the NIC's payload rate). With
+//                       one GPU per node every step crosses the network and
+//                       NCCL's latency charges each its network latency, so
+//                       rings, trees and PAT stream at nics x NIC payload
 #include <cstdint>
 
 #include "collective/comm_group.h"
@@ -60,8 +63,19 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
                                  NcclProtocol protocol);
 /// A node's NICs together for `channels` ring/tree/NVLS channels spread over
 /// the NICs in use, each sending `message_bytes` per step.
+///
+/// With one GPU per node (shape.gpus_per_node == 1) rings, trees and PAT use
+/// nccl_network_payload_rate instead, without the per-send cost: every ring step, tree hop and PAT step then crosses the
+/// network, and NCCL's latency already charges each of them its network
+/// latency (tuning.cc, ncclTopoTuneModel: "With ppn=1 latencies are fully
+/// exposed, use the Tree network latency", and a ring's nInterSteps equals its
+/// nsteps). Charging the per-send cost as well would count every step twice;
+/// the channels then stream at the NICs' payload.
 double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
                          double message_bytes, NcclProtocol protocol);
+
+/// The NICs in use together at their payload rate: nics x NIC x network-p2p-efficiency.
+double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params);
 
 /// Throws InputError (key "network") when a group spanning nodes finds no
 /// bandwidth for them, or dimension 0 has none.
