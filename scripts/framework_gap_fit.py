@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""Fit the framework's time per activation element (`framework-ps-per-element`
-in a preset's [compute] table) on the published training throughputs, and report its
+"""Fit the framework's memory traffic per activation element
+(`framework-bytes-per-element` in a preset's [compute] table) on the published training throughputs, and report its
 leave-one-model-family-out error.
 
-The term is time per element of a rank's layer activation (its micro-batch's
-tokens x hidden / tp), per transformer layer and pass (forward, backward),
-beside the kernels dtcalc times: it enters every
+The term is memory traffic per element of a rank's layer activation (its
+micro-batch's tokens x hidden / tp), per transformer layer and pass (forward,
+backward), beside the kernels dtcalc times, at the elementwise rate: it enters every
 layer's compute, so a case's step time is linear in it, T(g) = T(0) + g x c.
 The script runs `dtcalc validate` on the training dataset twice (g = LOW and
 g = PROBE; both inside the bounds the preset's [calibration] table gives the
 term), reads each case's T(0) and c from the predicted throughput
 (throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on
-the fitting rows (a grid of 0.01 ps), and predicts the rows left out. The fitted
+the fitting rows (a grid of 0.01 B), and predicts the rows left out. The fitted
 value is then checked by one more dtcalc run.
 
 Families: GPT-3 (NeMo GPT), Llama-2, Llama-3, Megatron GPT weak scaling.
@@ -36,8 +36,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KEY = "framework-ps-per-element"
-LOW, PROBE = 1.0, 101.0  # ps per element; any two values, T is linear in it
+KEY = "framework-bytes-per-element"
+LOW, PROBE = 1.0, 101.0  # bytes per element; any two values, T is linear in it
 
 
 def family(case):
@@ -85,7 +85,7 @@ def errors(cases, gap):
 
 def fit(cases):
     best = None
-    for step in range(0, 100001):  # 0 to 1000 ps by 0.01 ps
+    for step in range(0, 100001):  # 0 to 1000 B by 0.01 B
         gap = step / 100
         loss = sum(math.log(1.0 / (t0 + gap * c) / m) ** 2 for m, t0, c in cases.values())
         if best is None or loss < best[0]:
@@ -117,7 +117,7 @@ def main():
     print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
     check = predict(args.dtcalc, text, device, gap)
     direct = {n: abs(p / m - 1) for n, (m, p) in check.items()}
-    print(f"  dtcalc at {gap:.2f} ps per element: {summary(direct)}")
+    print(f"  dtcalc at {gap:.2f} B per element: {summary(direct)}")
 
     families = sorted({family(n) for n in cases})
     left_out = {}
@@ -127,7 +127,7 @@ def main():
         g = fit(train)
         e = errors(test, g)
         left_out.update(e)
-        print(f"leave out {fam:27s}: {g:6.2f} ps per element on the others; left-out rows {summary(e)}")
+        print(f"leave out {fam:27s}: {g:6.2f} B per element on the others; left-out rows {summary(e)}")
     print(f"leave-one-family-out, every row predicted by the fit without its family: {summary(left_out)}")
     for name in sorted(cases):
         print(f"  {name:28s} in-sample {100 * direct[name]:5.2f} %  left-out {100 * left_out[name]:5.2f} %")

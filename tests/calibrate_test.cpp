@@ -425,14 +425,14 @@ std::string synthetic_plans_csv(const std::string& header) {
 TEST_CASE("recovery on training cases: the framework term the data were made with comes back within 2 % under 3 % noise") {
     // The published cases' plans (validation/training/cases.csv: 4 families, 27 rows) and
     // the 64 synthetic plans above, "measured" by predict on the preset with
-    // framework-ps-per-element = 120 (the preset states 67.00) and scaled by
+    // framework-bytes-per-element = 280 (the preset states 157.43) and scaled by
     // 1 + 3 % x noise_step(row); then fitted from the preset's own value. predict here is
     // the ordinary path (a preset file), independent of how calibrate sets candidate values.
-    const std::string table = "\"compute.framework-ps-per-element\" = [1.0, 1000.0]\n";
+    const std::string table = "\"compute.framework-bytes-per-element\" = [1.0, 1000.0]\n";
     const std::string truth_file =
-        preset_file_with("truth", table, {{"framework-ps-per-element", "framework-ps-per-element = 120.0"}});
+        preset_file_with("truth", table, {{"framework-bytes-per-element", "framework-bytes-per-element = 280.0"}});
     const std::string up_file =
-        preset_file_with("truth-up", table, {{"framework-ps-per-element", "framework-ps-per-element = 121.2"}});
+        preset_file_with("truth-up", table, {{"framework-bytes-per-element", "framework-bytes-per-element = 282.8"}});
     const std::string fit_file = preset_file_with("fit-framework", table);
     const std::string published = read_text_file(kTrainingDir + "/cases.csv");
     const std::string synthetic = dtcalc::testing::write_temp_file(
@@ -443,8 +443,8 @@ TEST_CASE("recovery on training cases: the framework term the data were made wit
 
     // How well the rows pin g (as for the NVLS pipeline fill above): the sum over rows of
     // (d ln m / d ln g)^2. The published rows alone pin g to a few percent under this
-    // noise, not enough for 2 %; with the synthetic plans the sum is 7.79 (at g = 120 ps
-    // per element), +/- 0.62 %.
+    // noise, not enough for 2 %; with the synthetic plans the sum is 7.41 (at g = 280 B
+    // per element), +/- 0.64 %.
     std::vector<double> truth_value;
     double information = 0;
     for (TrainingCase c : plans) {
@@ -470,12 +470,12 @@ TEST_CASE("recovery on training cases: the framework term the data were made wit
             data.training[i].measured = truth_value[i] * (1 + noise * noise_step(static_cast<int>(i) + 1));
         options.leave_one_group_out = noise == 0;
         const CalibrationResult r = calibrate_preset(root, fit_file, data, options);
-        const ConstantFit& c = constant(r, "compute.framework-ps-per-element");
+        const ConstantFit& c = constant(r, "compute.framework-bytes-per-element");
         MESSAGE("noise " << noise << ": fitted " << c.after);
         CHECK(c.fitted);
-        CHECK(c.before == 67.00);
+        CHECK(c.before == 157.43);
         CHECK(c.rows == 91);
-        CHECK(std::abs(c.after / 120.0 - 1) < (noise == 0 ? 0.001 : 0.02));
+        CHECK(std::abs(c.after / 280.0 - 1) < (noise == 0 ? 0.001 : 0.02));
         REQUIRE(r.groups.size() == 7);
         CHECK(r.groups[0].group == "training/nemo-gpt3");
         CHECK(r.groups[3].group == "training/megatron-gpt");
@@ -496,7 +496,7 @@ TEST_CASE("training cases beside nccl-tests rows: each constant fitted on the ro
     // table and the published cases together. The term changes only the 27 training rows;
     // the NVLink all-to-all share only the single-node all-to-all rows.
     const std::string file = preset_file_with(
-        "mixed", "\"compute.framework-ps-per-element\" = [1.0, 1000.0]\n\"nccl.alltoall-nvlink-efficiency\" = [0.5, 1.0]\n");
+        "mixed", "\"compute.framework-bytes-per-element\" = [1.0, 1000.0]\n\"nccl.alltoall-nvlink-efficiency\" = [0.5, 1.0]\n");
     CalibrationOptions options;
     options.preset_dirs = kPresetDirs;
     options.model_dirs = kModelDirs;
@@ -506,7 +506,7 @@ TEST_CASE("training cases beside nccl-tests rows: each constant fitted on the ro
     data.training = read_training_cases(kTrainingDir + "/cases.csv", file);
     const CalibrationResult r = calibrate_preset(read_toml_file(file), file, data, options);
     CHECK(r.rows_used == 162 + 27);
-    CHECK(constant(r, "compute.framework-ps-per-element").rows == 27);
+    CHECK(constant(r, "compute.framework-bytes-per-element").rows == 27);
     CHECK(constant(r, "nccl.alltoall-nvlink-efficiency").rows == 20);
     CHECK(group(r, "training/nemo-llama3").before.rows == 4);
     // --fit on the training families only: the NVLink share has no fitted row.
@@ -521,7 +521,7 @@ TEST_CASE("training cases alone never move a network constant, though their DP t
     // training case, by a little of the step; the cases cannot pin it, so it keeps
     // its value and the report says where it is fitted.
     const std::string file = preset_file_with(
-        "training-only", "\"compute.framework-ps-per-element\" = [1.0, 1000.0]\n\"nccl.network-p2p-efficiency\" = [0.5, 1.0]\n");
+        "training-only", "\"compute.framework-bytes-per-element\" = [1.0, 1000.0]\n\"nccl.network-p2p-efficiency\" = [0.5, 1.0]\n");
     CalibrationOptions options;
     options.preset_dirs = kPresetDirs;
     options.model_dirs = kModelDirs;
@@ -529,7 +529,7 @@ TEST_CASE("training cases alone never move a network constant, though their DP t
     CalibrationData data;
     data.training = read_training_cases(kTrainingDir + "/cases.csv", file);
     const CalibrationResult r = calibrate_preset(read_toml_file(file), file, data, options);
-    CHECK(constant(r, "compute.framework-ps-per-element").fitted);
+    CHECK(constant(r, "compute.framework-bytes-per-element").fitted);
     const ConstantFit& nic = constant(r, "nccl.network-p2p-efficiency");
     CHECK_FALSE(nic.fitted);
     CHECK(nic.rows == 0);
@@ -628,13 +628,13 @@ TEST_CASE("calibrate --write after a fit on training cases: the framework term w
     const Preset written = load_preset(out, kPresetDirs);
     REQUIRE(written.compute);
     // The value the report states is the value written.
-    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-ps-per-element\", \"before\": 67, \"after\": {:.6g},",
-                                   written.compute->framework_ps_per_element)) != std::string::npos);
-    CHECK(written.compute->framework_ps_per_element != 67.00);
-    CHECK(read_text_file(out).find(fmt::format("framework-ps-per-element = {}  # fitted by dtcalc calibrate on "
+    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-bytes-per-element\", \"before\": 157.43, \"after\": {:.6g},",
+                                   written.compute->framework_bytes_per_element)) != std::string::npos);
+    CHECK(written.compute->framework_bytes_per_element != 157.43);
+    CHECK(read_text_file(out).find(fmt::format("framework-bytes-per-element = {}  # fitted by dtcalc calibrate on "
                                                "2026-04-02 to {} (27 rows in 4 fitted groups); preset h100-ib-ndr400 "
-                                               "had 67",
-                                               written.compute->framework_ps_per_element, cases)) != std::string::npos);
+                                               "had 157.43",
+                                               written.compute->framework_bytes_per_element, cases)) != std::string::npos);
     const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
     CHECK(predict.exit_code == 0);
 }

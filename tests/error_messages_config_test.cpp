@@ -280,8 +280,8 @@ TEST_CASE("error message: preset [compute] tables and backend") {
             // The framework term's earlier key (ns per token) meant another quantity: refused, naming its successor.
             {"retired framework key", base + "framework-layer-ns-per-token = 200\n",
              ":28:32: compute.framework-layer-ns-per-token: framework-layer-ns-per-token is no longer read: the "
-             "framework term is now framework-ps-per-element, picoseconds per element of a rank's layer activation "
-             "(tokens x hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs"},
+             "framework term is now framework-bytes-per-element, memory traffic per element of a rank's layer "
+             "activation (tokens x hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs"},
             {"backend", replaced(base, "\"astra-unaware\"", "\"fast\""),
              ":4:11: backend: expected 'astra-unaware', 'astra-aware' or 'nccl', got 'fast'"},
             {"date", replaced(base, "local-mem-bw = 1000", "local-mem-bw = 1979-05-27"),

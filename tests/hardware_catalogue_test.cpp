@@ -104,7 +104,7 @@ void same_device(const TrainingDevice& a, const TrainingDevice& b) {
     CHECK(a.gemm_shape.tiling.tiles == b.gemm_shape.tiling.tiles);
     CHECK(a.gemm_shape.tiling.k_overhead == b.gemm_shape.tiling.k_overhead);
     CHECK(a.fp8_gemm_shape.plateau == b.fp8_gemm_shape.plateau);
-    CHECK(a.framework_ps_per_element == b.framework_ps_per_element);
+    CHECK(a.framework_bytes_per_element == b.framework_bytes_per_element);
     CHECK(a.attention_efficiency == b.attention_efficiency);
     CHECK(a.memory_efficiency == b.memory_efficiency);
 }
@@ -262,13 +262,13 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     CHECK(pcie.system.nccl()->hardware.nvlinks_per_gpu == 0);
     CHECK_FALSE(pcie.system.nccl()->hardware.nvswitch);
     // A100 40GB: its own GEMM benchmark and 108 SMs; no fp8 peak, so no fp8 shape borrowed; the
-    // framework term (67.00 ps per element) and attention efficiency (0.35) are H100's.
+    // framework term (157.43 B per element) and attention efficiency (0.35) are H100's.
     const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
     CHECK(a100.system.device.peak_tflops_fp8 == 0);
     CHECK_FALSE(a100.system.device.fp8_gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.tiling.sms == 108);
-    CHECK(a100.system.device.framework_ps_per_element == 67.00);
+    CHECK(a100.system.device.framework_bytes_per_element == 157.43);
     CHECK(a100.system.device.attention_efficiency == 0.35);
     CHECK(a100.system.device.efficiency_assumed_from == "h100-sxm");
     CHECK(a100.system.device.hbm_capacity_bytes == 40.0 * 1073741824.0);

@@ -293,12 +293,15 @@ TEST_CASE("GEMMs by shape: the backward pass is the input- and weight-gradient G
     CHECK(r.step.backward_ns_per_microbatch - 2 * r.step.forward_ns_per_microbatch ==
           doctest::Approx(563714.457).epsilon(1e-6));
 
-    SUBCASE("the framework term: t x tokens x hidden / tp per layer and pass") {
-        // 100 ps per element x 512 tokens x 1024 (h / tp, tp 1) = 52428.8 ns per layer,
-        // x 8 layers = 419430.4 ns more in each pass.
-        in.system.device.framework_ps_per_element = 100;
+    SUBCASE("the framework term: b x tokens x hidden / tp bytes per layer and pass") {
+        // 100 B per element x 512 tokens x 1024 (h / tp, tp 1) = 52,428,800 B per layer at
+        // 1000 GB/s (1000 B/ns, memory efficiency 1) = 52428.8 ns, x 8 layers = 419430.4 ns
+        // more in each pass.
+        in.system.device.hbm_gbps = 1000;
+        const PredictResult base = predict(in);
+        in.system.device.framework_bytes_per_element = 100;
         const PredictResult with = predict(in);
-        CHECK(with.step.forward_ns_per_microbatch - r.step.forward_ns_per_microbatch == doctest::Approx(419430.4));
-        CHECK(with.step.backward_ns_per_microbatch - r.step.backward_ns_per_microbatch == doctest::Approx(419430.4));
+        CHECK(with.step.forward_ns_per_microbatch - base.step.forward_ns_per_microbatch == doctest::Approx(419430.4));
+        CHECK(with.step.backward_ns_per_microbatch - base.step.backward_ns_per_microbatch == doctest::Approx(419430.4));
     }
 }

@@ -9,10 +9,11 @@
 //               (fp8 casts are elementwise passes of their own: model/fp8_casts.h)
 //   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
 //   elementwise B / (bw x eff_mem)
-//   framework   t x tokens x hidden / tp per transformer layer and pass (forward, backward):
-//               time the framework spends beside the kernels timed here, per element of
-//               the layer's activation on this rank (its width is what the elementwise
-//               and launch work beside the GEMMs grows with)
+//   framework   b x tokens x hidden / tp bytes per transformer layer and pass (forward,
+//               backward) at the elementwise rate: the memory traffic the framework's
+//               kernels beside those timed here move, per element of the layer's
+//               activation on this rank. In bytes, not time, so that it moves to another
+//               device at that device's own memory bandwidth.
 #include <string>
 
 #include "compute/gemm_efficiency.h"
@@ -32,7 +33,7 @@ struct TrainingDevice {
     EfficiencyCurve fp8_gemm_efficiency;  ///< fp8 GEMMs, of the fp8 peak; empty: gemm_efficiency
     GemmShapeModel gemm_shape;      ///< BF16 GEMMs by shape; not given: gemm_efficiency
     GemmShapeModel fp8_gemm_shape;  ///< fp8 GEMMs by shape, of the fp8 peak; not given: gemm_efficiency curves
-    double framework_ps_per_element = 0;  ///< framework time per activation element (token x hidden / tp), layer and pass
+    double framework_bytes_per_element = 0;  ///< framework traffic per activation element (token x hidden / tp), layer and pass
     double attention_efficiency = 1;
     double memory_efficiency = 1;
     /// Non-empty: the efficiencies above are this other device's, not measured

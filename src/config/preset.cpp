@@ -96,11 +96,11 @@ TrainingDevice compute_from(const ConfigValue& table) {
     if (const ConfigValue* v = r.optional("gemm-k-overhead")) tiling.k_overhead = as_non_negative_number(*v);
     c.gemm_shape = gemm_shape_model(r.optional("gemm-benchmark"), tiling, sms);
     c.fp8_gemm_shape = gemm_shape_model(r.optional("gemm-benchmark-fp8"), tiling, sms);
-    if (const auto t = r.optional_non_negative_number("framework-ps-per-element")) c.framework_ps_per_element = *t;
+    if (const auto t = r.optional_non_negative_number("framework-bytes-per-element")) c.framework_bytes_per_element = *t;
     // The earlier term per token had another unit and shape: a value of it cannot be carried over.
     if (const ConfigValue* old = r.optional("framework-layer-ns-per-token"))
         fail_at(*old, "framework-layer-ns-per-token is no longer read: the framework term is now "
-                      "framework-ps-per-element, picoseconds per element of a rank's layer activation (tokens x "
+                      "framework-bytes-per-element, memory traffic per element of a rank's layer activation (tokens x "
                       "hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs");
     if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);

@@ -25,8 +25,8 @@ namespace dtcalc {
 /// `gemm-benchmark` and `gemm-benchmark-fp8` ([M, N, K, achieved fraction] of a
 /// published benchmark) with `gemm-sms`, `gemm-tiles` ([[rows, columns], ...], default
 /// [[128, 256]]) and `gemm-k-overhead` (elements of K, default 0);
-/// `framework-ps-per-element` (picoseconds per element of a rank's layer activation,
-/// tokens x hidden / tp, per layer and pass, beside the kernels),
+/// `framework-bytes-per-element` (memory traffic per element of a rank's layer activation,
+/// tokens x hidden / tp, per layer and pass, beside the kernels, at the elementwise rate),
 /// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
 /// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
 /// (ASTRA-sim's roofline). `efficiency-assumed-from`: the efficiencies are this

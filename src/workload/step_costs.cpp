@@ -120,9 +120,11 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const double elementwise = memory_time_ns(d, w.elementwise_bytes);
     LayerTimes t;
     t.weight_cast = memory_time_ns(d, cast.weights);
-    // The framework's own time per layer and pass, per element of this rank's
-    // activation: its tokens times hidden / tp (fitted, see the preset).
-    const double framework = d.framework_ps_per_element * 1e-3 * p.mbs * p.sequence(m) / p.cp * m.hidden / p.tp;
+    // The framework's own work per layer and pass: memory traffic per element of
+    // this rank's activation, its tokens times hidden / tp (fitted, see the preset),
+    // at the device's elementwise rate.
+    const double framework =
+        memory_time_ns(d, d.framework_bytes_per_element * p.mbs * p.sequence(m) / p.cp * m.hidden / p.tp);
     t.forward = gemm + attention + elementwise + memory_time_ns(d, cast.forward) + framework;
     t.backward = gemm_backward + 2 * attention + 2 * elementwise + memory_time_ns(d, cast.backward) + framework;
     t.attention_forward = attention;
