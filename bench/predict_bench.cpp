@@ -1,10 +1,18 @@
 // predict: GPT-3 175B on 64 GPUs, TP8 PP8, 1F1B, 64 micro-batches — and the
 // same plan at DP 2 and DP 1024, which must cost the same (one role per stage:
 // the graph does not grow with dp; dp = 1 is cheaper only because it has no
-// gradient reduction at all).
+// gradient reduction at all). And Llama 3.1 405B as NeMo ran it: 1,024 H100s,
+// TP8 PP8 VPP8 CP2, 126 layers split with the embedding and the loss as layers,
+// the nccl backend: resolving the preset, model and recipe once, then timing the
+// iteration as `dtcalc predict` does (Arg 0: predict_numbers(), the step's replay)
+// and with the whole graph (Arg 1: predict(), as --trace and --layers need).
 #include <benchmark/benchmark.h>
 
+#include <string>
+
 #include "predict/predict.h"
+#include "predict/predict_options.h"
+#include "sweep/step_replay.h"
 
 namespace {
 
@@ -44,5 +52,32 @@ void BM_PredictGpt3(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(predict(in).iteration_ns);
 }
 BENCHMARK(BM_PredictGpt3)->Arg(1)->Arg(2)->Arg(1024)->Unit(benchmark::kMicrosecond);
+
+PredictInputs llama405b_nemo_inputs() {
+    PredictOptions o;
+    o.model = "llama3.1-405b";
+    o.preset = "h100-ib-ndr400";
+    o.framework = "nemo";
+    o.nodes = 128;
+    o.gpus_per_node = 8;
+    o.tp = 8;
+    o.pp = 8;
+    o.vpp = 8;
+    o.cp = 2;
+    o.mbs = 1;
+    o.gbs = 2048;
+    o.seq = 8192;
+    o.pipeline_split = "embedding-and-loss";
+    o.precision = "fp8";
+    const std::string root = DTCALC_SOURCE_DIR;
+    return resolve_prediction(o, {root + "/presets"}, {root + "/models"}).inputs;
+}
+
+void BM_PredictLlama405bNemo(benchmark::State& state) {
+    const PredictInputs in = llama405b_nemo_inputs();
+    const bool graph = state.range(0) == 1;
+    for (auto _ : state) benchmark::DoNotOptimize(graph ? predict(in).iteration_ns : predict_numbers(in).iteration_ns);
+}
+BENCHMARK(BM_PredictLlama405bNemo)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
