@@ -50,6 +50,7 @@ bool costs_usable(const TrainingStepCosts& c) {
 struct StageState {
     double compute_free = 0;
     LaneBusy lane[kTrafficClasses] = {};  // each traffic class's last op
+    double lanes_end = 0;  // the latest of the lanes' ends: an op that starts there or later shares no links
     StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
@@ -110,13 +111,22 @@ struct Timer {
                 const int own = traffic_class(s.kind);
                 if (on_stream[own]) {
                     start = std::max(ready, st.lane[own].end);
-                    LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
-                    for (unsigned u = shares_with[own]; u; u &= u - 1) {
-                        const LaneBusy& other = st.lane[std::countr_zero(u)];
-                        if (other.end > start) busy = merge_busy(busy, other);
+                    // Other classes on the same dimensions share the links
+                    // (schedule/link_sharing.h) while in flight. Most ops start
+                    // after every lane's last end: then no lane is looked up, and
+                    // the end is shared_link_end()'s with idle links.
+                    if (st.lanes_end <= start) {
+                        end = start + s.duration_ns;
+                    } else {
+                        LaneBusy busy;
+                        for (unsigned u = shares_with[own]; u; u &= u - 1) {
+                            const LaneBusy& other = st.lane[std::countr_zero(u)];
+                            if (other.end > start) busy = merge_busy(busy, other);
+                        }
+                        end = shared_link_end(start, s.duration_ns, busy);
                     }
-                    end = shared_link_end(start, s.duration_ns, busy);
                     st.lane[own] = {start, end};
+                    st.lanes_end = std::max(st.lanes_end, end);
                 } else {
                     start = ready;
                     end = start + s.duration_ns;
