@@ -25,6 +25,9 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
 void write_predict_csv_header(std::ostream& out, TimeUnit unit = TimeUnit::Microseconds);
 void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
                            TimeUnit unit = TimeUnit::Microseconds);
+/// The same row appended to `out` (a sweep's rows, without a stream).
+void append_predict_csv_row(std::string& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                            TimeUnit unit = TimeUnit::Microseconds);
 
 /// The report of the evaluated DAG (per-stage rows, critical path), for the
 /// writers shared with `run`.

@@ -118,10 +118,9 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
         out += ", \"cost_per_mtok\": " + (cost.empty() ? std::string("null") : cost) + "}\n";
         return;
     }
-    std::ostringstream& csv = scratch.text;
-    csv.str(std::string());
-    write_predict_csv_row(csv, *point.inputs, point.result, point.target->labels, unit_);
-    std::string line = csv.str();
+    std::string& line = scratch.line;
+    line.clear();
+    append_predict_csv_row(line, *point.inputs, point.result, point.target->labels, unit_);
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     std::vector<std::string_view>& fields = scratch.fields;
     split_predict_csv_line(line, fields);

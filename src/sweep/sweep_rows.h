@@ -36,7 +36,8 @@ struct RowField {
 
 /// What one thread reuses from row to row.
 struct RowScratch {
-    std::ostringstream text;
+    std::ostringstream text;  ///< a JSON line
+    std::string line;         ///< a CSV row
     std::vector<std::string_view> fields;
 };
 
