@@ -60,17 +60,26 @@ public:
     /// accounts cost about half again the time of timing the step: the sweep
     /// asks for them only when its rows show them).
     void clear(bool by_class = true);
-    void compute(double start, double end) {
-        if (by_class_ && start > compute_end_ && !pending_.empty()) settle(compute_end_, start);
+    void compute(double start, double end) { by_class_ ? compute_as<true>(start, end) : compute_as<false>(start, end); }
+    void communicate(double start, double end, TrafficClass traffic) {
+        by_class_ ? communicate_as<true>(start, end, traffic) : communicate_as<false>(start, end, traffic);
+    }
+    /// compute() and communicate() for a caller that knows clear()'s
+    /// `by_class` at compile time: the sweep's timer, which makes one loop
+    /// for each and spares the test per op.
+    template <bool ByClass>
+    [[gnu::always_inline]] void compute_as(double start, double end) {
+        if (ByClass && start > compute_end_ && !pending_.empty()) settle(compute_end_, start);
         compute_end_ = end;  // compute ops end in order: the frontier takes it when it is read
         compute_busy_ += end - start;
     }
-    [[gnu::always_inline]] void communicate(double start, double end, TrafficClass traffic) {
+    template <bool ByClass>
+    [[gnu::always_inline]] void communicate_as(double start, double end, TrafficClass traffic) {
         frontier_ = std::max(frontier_, end);
         if (!(end > start)) return;
         const auto k = static_cast<std::size_t>(traffic);
         run_.add(start, end, all_);
-        if (!by_class_) return;
+        if (!ByClass) return;
         unions_[k].add(start, end);
         pending_.push_back({start, end, k});
     }
