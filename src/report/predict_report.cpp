@@ -10,15 +10,7 @@
 namespace dtcalc {
 namespace {
 
-// "{:.12g}", the same characters as fmt's: std::to_chars with general format
-// and precision 12 is printf's %.12g; it avoids fmt's slow path for precision
-// formatting (a sweep writes a dozen numbers per row).
-std::string number(double v) {
-    char buffer[32];
-    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 12);
-    if (ec != std::errc()) return fmt::format("{:.12g}", v);
-    return std::string(buffer, end);
-}
+std::string number(double v) { return general_number(v); }
 
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / 1073741824.0); }
 

@@ -38,7 +38,7 @@ std::string json_body(const std::string& pretty) {
     return out.substr(open + 1, close - open - 1);
 }
 
-std::string number(double v) { return fmt::format("{:.12g}", v); }
+std::string number(double v) { return general_number(v); }
 
 }  // namespace
 
