@@ -90,6 +90,8 @@ public:
             frontier_ = arrival;
         }
     }
+    /// No communication handed over so far ends later, nor any receive's arrival.
+    double communication_end() const { return frontier_; }
     /// The accounts of a stage whose last op ends at `wall`.
     TimeAccounts finish(double wall);
 

@@ -50,7 +50,6 @@ bool costs_usable(const TrainingStepCosts& c) {
 struct StageState {
     double compute_free = 0;
     LaneBusy lane[kTrafficClasses] = {};  // each traffic class's last op
-    double lanes_end = 0;  // the latest of the lanes' ends: an op that starts there or later shares no links
     StageCursor<double> cursor;  // what the next pass and the optimizer wait for: the latest end of each
     std::size_t next_pass = 0;
     bool done = false;
@@ -76,6 +75,7 @@ struct Timer {
     static void join(double& into, const double& more) { into = std::max(into, more); }
 
     StageState* stage = nullptr;  // the stage being walked (the layout hands over one stage's ops at a time)
+    StageTimeAccountant* accounts = nullptr;  // its accounts
     double* send_end = nullptr;
     // Per traffic class: whether its group spans any network dimension (else
     // its ops are on no stream), and the other classes whose groups share one.
@@ -99,7 +99,7 @@ struct Timer {
             case StepOpKind::Receive: {  // ends with its send
                 const double sent = send_end[s.tag];
                 st.other_end = std::max(st.other_end, sent);
-                st.accounts->receive(sent);
+                accounts->receive(sent);
                 return sent;
             }
             case StepOpKind::Compute:
@@ -107,7 +107,7 @@ struct Timer {
                 start = std::max(ready, st.compute_free);
                 end = start + s.duration_ns;
                 st.compute_free = end;
-                st.accounts->template compute_as<ByClass>(start, end);
+                accounts->template compute_as<ByClass>(start, end);
                 return end;
             default: {  // on its class's stream (none: the group spans no dimension)
                 const int own = traffic_class(s.kind);
@@ -115,9 +115,9 @@ struct Timer {
                     start = std::max(ready, st.lane[own].end);
                     // Other classes on the same dimensions share the links
                     // (schedule/link_sharing.h) while in flight. Most ops start
-                    // after every lane's last end: then no lane is looked up, and
-                    // the end is shared_link_end()'s with idle links.
-                    if (st.lanes_end <= start) {
+                    // after all communication so far has ended: then no lane is
+                    // looked up, and the end is shared_link_end()'s with idle links.
+                    if (accounts->communication_end() <= start) {
                         end = start + s.duration_ns;
                     } else {
                         LaneBusy busy;
@@ -128,13 +128,12 @@ struct Timer {
                         end = shared_link_end(start, s.duration_ns, busy);
                     }
                     st.lane[own] = {start, end};
-                    st.lanes_end = std::max(st.lanes_end, end);
                 } else {
                     start = ready;
                     end = start + s.duration_ns;
                     st.other_end = std::max(st.other_end, end);
                 }
-                st.accounts->template communicate_as<ByClass>(start, end, static_cast<TrafficClass>(own));
+                accounts->template communicate_as<ByClass>(start, end, static_cast<TrafficClass>(own));
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;
                 return end;
             }
@@ -148,6 +147,7 @@ template <bool ByClass>
 bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, StageState& st, Timer<ByClass>& timer) {
     const std::vector<ReplayScratch::ScheduledPass>& passes = scratch.passes[static_cast<std::size_t>(s)];
     timer.stage = &st;
+    timer.accounts = st.accounts;
     const std::size_t first = st.next_pass;
     std::size_t i = first;
     for (; i < passes.size(); ++i) {
