@@ -162,7 +162,7 @@ namespace {
 // of what a point costs besides its timing.
 class CsvRow {
 public:
-    explicit CsvRow(std::string& out) : out_(out) {}
+    CsvRow(std::string& out, std::vector<std::size_t>* ends) : out_(out), ends_(ends) {}
     void text(std::string_view s) {
         separate();
         out_ += s;
@@ -173,22 +173,33 @@ public:
         text(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
     }
     void real(double v) { text(number(v)); }
+    void end_line() {
+        end_field();
+        out_ += '\n';
+    }
 
 private:
+    void end_field() {
+        if (ends_) ends_->push_back(out_.size());
+    }
     void separate() {
-        if (!first_) out_ += ',';
+        if (!first_) {
+            end_field();
+            out_ += ',';
+        }
         first_ = false;
     }
     std::string& out_;
+    std::vector<std::size_t>* ends_;
     bool first_ = true;
 };
 
 }  // namespace
 
 void append_predict_csv_row(std::string& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
-                            TimeUnit unit) {
+                            TimeUnit unit, std::vector<std::size_t>* field_ends) {
     const ParallelPlan& p = in.plan;
-    CsvRow row(out);
+    CsvRow row(out, field_ends);
     auto time = [&](double ns) { row.real(nanoseconds_to(unit, ns)); };
     std::string reason;
     for (const std::string& s : r.plan_problems) reason += (reason.empty() ? "" : "; ") + s;
@@ -221,7 +232,7 @@ void append_predict_csv_row(std::string& out, const PredictInputs& in, const Pre
             row.text("");
         }
     }
-    out += '\n';
+    row.end_line();
 }
 
 void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,

@@ -119,11 +119,10 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
         return;
     }
     std::string& line = scratch.line;
+    std::vector<std::size_t>& ends = scratch.field_ends;
     line.clear();
-    append_predict_csv_row(line, *point.inputs, point.result, point.target->labels, unit_);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-    std::vector<std::string_view>& fields = scratch.fields;
-    split_predict_csv_line(line, fields);
+    ends.clear();
+    append_predict_csv_row(line, *point.inputs, point.result, point.target->labels, unit_, &ends);
     bool first = true;
     auto sep = [&] {
         if (!first) out += ',';
@@ -134,7 +133,8 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
     for (std::size_t i = 0; i < columns_.size(); ++i) {
         if (!kept_[i]) continue;
         sep();
-        if (i < fields.size() && (runs || !result_[i])) out += fields[i];
+        const std::size_t start = i == 0 ? 0 : ends[i - 1] + 1;  // after the comma
+        if (i < ends.size() && (runs || !result_[i])) out.append(line, start, ends[i] - start);
     }
     sep();
     out += cost;

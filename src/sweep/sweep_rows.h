@@ -38,7 +38,7 @@ struct RowField {
 struct RowScratch {
     std::ostringstream text;  ///< a JSON line
     std::string line;         ///< a CSV row
-    std::vector<std::string_view> fields;
+    std::vector<std::size_t> field_ends;  ///< where each of its fields ends
 };
 
 class SweepRowWriter {
