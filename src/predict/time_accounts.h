@@ -118,9 +118,14 @@ private:
     // list); one that starts before the run goes into the list as it is. The
     // list and the open run have the same union as the intervals, so the
     // finished union is the same merged runs, summed in the same order.
+    // While no interval has come out of order, the list is its own merged
+    // runs in order (each closed run ends before the next starts), and their
+    // lengths summed as they close are covered_length()'s sum.
     struct MergingRun {
         double start = 0, end = -1;
         bool open = false;
+        bool in_order = true;     // no interval has gone into the list as it is
+        double closed_total = 0;  // the closed runs' lengths, summed in order
         [[gnu::always_inline]] void add(double s, double e, std::vector<std::pair<double, double>>& closed) {
             if (open && s >= start) {
                 if (s <= end) {
@@ -128,8 +133,10 @@ private:
                     return;
                 }
                 closed.emplace_back(start, end);
+                closed_total += end - start;
             } else if (open) {
                 closed.emplace_back(s, e);
+                in_order = false;
                 return;
             }
             start = s;
