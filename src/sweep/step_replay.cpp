@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <span>
 
 #include "schedule/link_sharing.h"
 #include "workload/step_layout.h"
@@ -145,14 +146,15 @@ struct Timer {
 // optimizer step. Returns whether anything ran.
 template <bool ByClass>
 bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, StageState& st, Timer<ByClass>& timer) {
-    const std::vector<ReplayScratch::ScheduledPass>& passes = scratch.passes[static_cast<std::size_t>(s)];
+    const std::span<const ReplayScratch::ScheduledPass> passes = scratch.passes[static_cast<std::size_t>(s)];
     timer.stage = &st;
     timer.accounts = st.accounts;
+    const double* const send_end = timer.send_end;
     const std::size_t first = st.next_pass;
     std::size_t i = first;
     for (; i < passes.size(); ++i) {
         const ReplayScratch::ScheduledPass& p = passes[i];
-        if (p.receive_tag >= 0 && timer.send_end[p.receive_tag] == kNotSent) break;
+        if (p.receive_tag >= 0 && send_end[p.receive_tag] == kNotSent) break;
         lay_out_pass(layout, s, p.pass, p.last_backward, st.cursor, timer);
     }
     st.next_pass = i;
