@@ -59,6 +59,13 @@ void compare(const PredictOptions& o, ReplayScratch& scratch, Counts& counts) {
         const TrafficTime& y = b.comm_by_class[static_cast<std::size_t>(k)];
         same = same && x.comm_ns == y.comm_ns && x.exposed_ns == y.exposed_ns;
     }
+    if (replay_error.empty()) {
+        // Without communication by class (a sweep without --comm-by-group): the same totals.
+        ReplayScratch totals_only;
+        const PredictResult c = predict_without_schedule(in, totals_only);
+        same = same && c.iteration_ns == b.iteration_ns && c.compute_ns == b.compute_ns && c.comm_ns == b.comm_ns &&
+               c.exposed_comm_ns == b.exposed_comm_ns && c.bubble_ns == b.bubble_ns && c.idle_ns == b.idle_ns;
+    }
     if (!a.plan_problems.empty() || !predict_error.empty()) ++counts.cannot_run;
     if (!same && counts.mismatched++ == 0)
         counts.first_mismatch = o.model + " on " + o.preset + " dp " + std::to_string(o.dp.value_or(0)) + " tp " +

@@ -38,3 +38,22 @@ TEST_CASE("csv field: quoted only when it must be") {
     CHECK(csv_field("cr\r") == "\"cr\r\"");
     CHECK(csv_field("") == "");
 }
+
+TEST_CASE("numbers: twelve significant digits (%.12g) and fixed decimals (%.Nf)") {
+    using dtcalc::fixed_number;
+    using dtcalc::general_number;
+    CHECK(general_number(0) == "0");
+    CHECK(general_number(1.5) == "1.5");                     // trailing zeros dropped
+    CHECK(general_number(0.1 + 0.2) == "0.3");               // 0.30000000000000004 to 12 digits
+    CHECK(general_number(2.0 / 3) == "0.666666666667");      // rounded at the 12th digit
+    CHECK(general_number(123456789012.0) == "123456789012");  // 12 digits: no exponent yet
+    CHECK(general_number(1234567890123.0) == "1.23456789012e+12");
+    CHECK(general_number(0.0001) == "0.0001");               // exponent -4: still plain
+    CHECK(general_number(0.00001) == "1e-05");
+    CHECK(general_number(-2.5e-7) == "-2.5e-07");
+    CHECK(fixed_number(80.0, 1) == "80.0");
+    CHECK(fixed_number(2.25, 1) == "2.2");   // exactly 2.25: half to even
+    CHECK(fixed_number(2.35, 1) == "2.4");   // 2.35000000000000008882: above the half
+    CHECK(fixed_number(0.125, 2) == "0.12");  // exactly 0.125: half to even
+    CHECK(fixed_number(1e20, 0) == "100000000000000000000");
+}

@@ -71,6 +71,26 @@ TEST_CASE("communication hidden under compute is not exposed; touching intervals
     CHECK(a.idle_ns == 0);
 }
 
+TEST_CASE("the communication union: runs in order, and an interval that starts before the run") {
+    // In order: [0, 10) [20, 30) [30, 35) [50, 60): runs [0, 10) [20, 35) [50, 60), 10 + 15 + 10 = 35.
+    StageTimeAccountant in_order;
+    in_order.clear(false);
+    in_order.communicate(0, 10, TrafficClass::Tensor);
+    in_order.communicate(20, 30, TrafficClass::Pipeline);
+    in_order.communicate(30, 35, TrafficClass::Tensor);  // touches the run: merged
+    in_order.communicate(50, 60, TrafficClass::Data);
+    CHECK(in_order.finish(60).comm_ns == 35);
+    // Out of order: [20, 30), then [40, 50), then [5, 25) (a queued collective
+    // that started earlier), then [45, 70): runs [5, 30) and [40, 70), 25 + 30 = 55.
+    StageTimeAccountant out_of_order;
+    out_of_order.clear(false);
+    out_of_order.communicate(20, 30, TrafficClass::Tensor);
+    out_of_order.communicate(40, 50, TrafficClass::Data);
+    out_of_order.communicate(5, 25, TrafficClass::Data);
+    out_of_order.communicate(45, 70, TrafficClass::Pipeline);
+    CHECK(out_of_order.finish(70).comm_ns == 55);
+}
+
 TEST_CASE("predict: iteration = compute + exposed + bubble; no bubble without a pipeline") {
     for (int pp : {1, 2}) {
         PredictOptions o;

@@ -1,5 +1,6 @@
 #include "core/text_formats.h"
 
+#include <charconv>
 #include <cstddef>
 
 #include <fmt/format.h>
@@ -72,6 +73,20 @@ std::string quoted_csv_field(std::string_view text) {
 std::string csv_field(std::string_view text) {
     if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
     return quoted_csv_field(text);
+}
+
+std::string general_number(double v) {
+    char buffer[32];  // 12 digits, a sign, a point and an exponent
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 12);
+    if (ec != std::errc()) return fmt::format("{:.12g}", v);
+    return std::string(buffer, end);
+}
+
+std::string fixed_number(double v, int decimals) {
+    char buffer[400];  // the largest double has 309 digits before the point
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::fixed, decimals);
+    if (ec != std::errc()) return fmt::format("{:.{}f}", v, decimals);
+    return std::string(buffer, end);
 }
 
 }  // namespace dtcalc

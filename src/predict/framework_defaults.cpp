@@ -25,14 +25,20 @@ FrameworkDefaults read_framework_defaults(const FrameworkRecipe& recipe) {
 }
 
 void apply_framework_defaults(PredictOptions& options, const FrameworkDefaults& defaults) {
+    // `probe` equals `options` from one default to the next (a sweep applies
+    // the defaults once per point: one copy per call, not one per default).
+    PredictOptions probe = options;
     for (const FrameworkDefaults::Value& d : defaults.values) {
         if (option_given(options, *d.option)) continue;
         if (d.builtin) {  // a field set directly, away from its default, counts as given
-            PredictOptions reset = options;
-            d.option->apply(reset, *d.builtin);
-            if (!(reset == options)) continue;
+            d.option->apply(probe, *d.builtin);
+            if (!(probe == options)) {
+                probe = options;
+                continue;
+            }
         }
         d.option->apply(options, d.value);
+        d.option->apply(probe, d.value);
     }
 }
 

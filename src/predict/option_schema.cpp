@@ -10,6 +10,7 @@
 #include "collective/backend.h"
 #include "core/edit_distance.h"
 #include "core/number_text.h"
+#include "core/text_formats.h"
 #include "core/units.h"
 #include "model/model_spec.h"
 #include "predict/predict.h"
@@ -320,7 +321,7 @@ std::string format_option_value(const OptionDecl& d, const OptionValue& v) {
         case OptionType::Text: return v.text;
         case OptionType::Boolean: return v.number != 0 ? "true" : "false";
         case OptionType::Integer: return fmt::format("{}", static_cast<long long>(v.number));
-        case OptionType::Number: return fmt::format("{:.12g}", v.number);
+        case OptionType::Number: return general_number(v.number);
     }
     return "";
 }

@@ -1,18 +1,14 @@
 #include "predict/predict.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "core/text_formats.h"
 #include "model/transformer_costs.h"
 
 namespace dtcalc {
 namespace {
 
-std::string gib(double bytes) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f GiB", bytes / 1073741824.0);
-    return buffer;
-}
+std::string gib(double bytes) { return fixed_number(bytes / 1073741824.0, 1) + " GiB"; }
 
 }  // namespace
 

@@ -6,6 +6,31 @@
 
 namespace dtcalc {
 
+namespace {
+
+// covered_length() of intervals nearly in order already (out of order only
+// where collectives queue): an insertion sort, which gives way to std::sort
+// when it has to move too far.
+double union_length(std::vector<std::pair<double, double>>& all) {
+    std::size_t moves = 0;
+    const std::size_t budget = 8 * all.size() + 64;
+    for (std::size_t i = 1; i < all.size(); ++i) {
+        if (!(all[i] < all[i - 1])) continue;
+        const std::pair<double, double> moving = all[i];
+        std::size_t j = i;
+        for (; j > 0 && moving < all[j - 1]; --j) all[j] = all[j - 1];
+        all[j] = moving;
+        moves += i - j;
+        if (moves > budget) {
+            std::sort(all.begin(), all.end());
+            break;
+        }
+    }
+    return covered_length(all);
+}
+
+}  // namespace
+
 void StageTimeAccountant::clear(bool by_class) {
     by_class_ = by_class;
     frontier_ = bubble_ = compute_busy_ = compute_end_ = 0;
@@ -31,28 +56,15 @@ TimeAccounts StageTimeAccountant::finish(double wall) {
     if (wall > compute_end_) settle(compute_end_, wall);
     TimeAccounts out;
     out.compute_ns = compute_busy_;
-    if (run_.open) {
-        all_.emplace_back(run_.start, run_.end);
-        run_ = {};
-    }
-    // The union of every class: nearly in order already (out of order only
-    // where collectives queue), so an insertion sort, which gives way to
-    // std::sort when it has to move too far.
-    std::size_t moves = 0;
-    const std::size_t budget = 8 * all_.size() + 64;
-    for (std::size_t i = 1; i < all_.size(); ++i) {
-        if (!(all_[i] < all_[i - 1])) continue;
-        const std::pair<double, double> moving = all_[i];
-        std::size_t j = i;
-        for (; j > 0 && moving < all_[j - 1]; --j) all_[j] = all_[j - 1];
-        all_[j] = moving;
-        moves += i - j;
-        if (moves > budget) {
-            std::sort(all_.begin(), all_.end());
-            break;
+    if (run_.in_order) {
+        out.comm_ns = run_.open ? run_.closed_total + (run_.end - run_.start) : run_.closed_total;
+    } else {
+        if (run_.open) {
+            all_.emplace_back(run_.start, run_.end);
+            run_.open = false;
         }
+        out.comm_ns = union_length(all_);
     }
-    out.comm_ns = covered_length(all_);
     for (std::size_t k = 0; k < out.by_class.size(); ++k) {
         TrafficTime& t = out.by_class[k];
         t.comm_ns = unions_[k].length();

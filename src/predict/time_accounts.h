@@ -60,17 +60,26 @@ public:
     /// accounts cost about half again the time of timing the step: the sweep
     /// asks for them only when its rows show them).
     void clear(bool by_class = true);
-    void compute(double start, double end) {
-        if (by_class_ && start > compute_end_ && !pending_.empty()) settle(compute_end_, start);
+    void compute(double start, double end) { by_class_ ? compute_as<true>(start, end) : compute_as<false>(start, end); }
+    void communicate(double start, double end, TrafficClass traffic) {
+        by_class_ ? communicate_as<true>(start, end, traffic) : communicate_as<false>(start, end, traffic);
+    }
+    /// compute() and communicate() for a caller that knows clear()'s
+    /// `by_class` at compile time: the sweep's timer, which makes one loop
+    /// for each and spares the test per op.
+    template <bool ByClass>
+    [[gnu::always_inline]] void compute_as(double start, double end) {
+        if (ByClass && start > compute_end_ && !pending_.empty()) settle(compute_end_, start);
         compute_end_ = end;  // compute ops end in order: the frontier takes it when it is read
         compute_busy_ += end - start;
     }
-    [[gnu::always_inline]] void communicate(double start, double end, TrafficClass traffic) {
+    template <bool ByClass>
+    [[gnu::always_inline]] void communicate_as(double start, double end, TrafficClass traffic) {
         frontier_ = std::max(frontier_, end);
         if (!(end > start)) return;
         const auto k = static_cast<std::size_t>(traffic);
         run_.add(start, end, all_);
-        if (!by_class_) return;
+        if (!ByClass) return;
         unions_[k].add(start, end);
         pending_.push_back({start, end, k});
     }
@@ -81,6 +90,8 @@ public:
             frontier_ = arrival;
         }
     }
+    /// No communication handed over so far ends later, nor any receive's arrival.
+    double communication_end() const { return frontier_; }
     /// The accounts of a stage whose last op ends at `wall`.
     TimeAccounts finish(double wall);
 
@@ -107,9 +118,14 @@ private:
     // list); one that starts before the run goes into the list as it is. The
     // list and the open run have the same union as the intervals, so the
     // finished union is the same merged runs, summed in the same order.
+    // While no interval has come out of order, the list is its own merged
+    // runs in order (each closed run ends before the next starts), and their
+    // lengths summed as they close are covered_length()'s sum.
     struct MergingRun {
         double start = 0, end = -1;
         bool open = false;
+        bool in_order = true;     // no interval has gone into the list as it is
+        double closed_total = 0;  // the closed runs' lengths, summed in order
         [[gnu::always_inline]] void add(double s, double e, std::vector<std::pair<double, double>>& closed) {
             if (open && s >= start) {
                 if (s <= end) {
@@ -117,8 +133,10 @@ private:
                     return;
                 }
                 closed.emplace_back(start, end);
+                closed_total += end - start;
             } else if (open) {
                 closed.emplace_back(s, e);
+                in_order = false;
                 return;
             }
             start = s;

@@ -10,15 +10,7 @@
 namespace dtcalc {
 namespace {
 
-// "{:.12g}", the same characters as fmt's: std::to_chars with general format
-// and precision 12 is printf's %.12g; it avoids fmt's slow path for precision
-// formatting (a sweep writes a dozen numbers per row).
-std::string number(double v) {
-    char buffer[32];
-    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 12);
-    if (ec != std::errc()) return fmt::format("{:.12g}", v);
-    return std::string(buffer, end);
-}
+std::string number(double v) { return general_number(v); }
 
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / 1073741824.0); }
 
@@ -164,25 +156,91 @@ void write_predict_csv_header(std::ostream& out, TimeUnit unit) {
     out << '\n';
 }
 
-void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
-                           TimeUnit unit) {
+namespace {
+
+// A CSV row's fields appended one by one, each number as fmt's "{}" (integers)
+// or number() writes it: a sweep writes one row per point, and the row is most
+// of what a point costs besides its timing.
+class CsvRow {
+public:
+    CsvRow(std::string& out, std::vector<std::size_t>* ends) : out_(out), ends_(ends) {}
+    void text(std::string_view s) {
+        separate();
+        out_ += s;
+    }
+    void integer(long long v) {
+        char buffer[24];
+        const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+        text(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
+    }
+    void real(double v) { text(number(v)); }
+    void end_line() {
+        end_field();
+        out_ += '\n';
+    }
+
+private:
+    void end_field() {
+        if (ends_) ends_->push_back(out_.size());
+    }
+    void separate() {
+        if (!first_) {
+            end_field();
+            out_ += ',';
+        }
+        first_ = false;
+    }
+    std::string& out_;
+    std::vector<std::size_t>* ends_;
+    bool first_ = true;
+};
+
+}  // namespace
+
+void append_predict_csv_row(std::string& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                            TimeUnit unit, std::vector<std::size_t>* field_ends) {
     const ParallelPlan& p = in.plan;
-    auto us = [unit](double ns) { return number(nanoseconds_to(unit, ns)); };
+    CsvRow row(out, field_ends);
+    auto time = [&](double ns) { row.real(nanoseconds_to(unit, ns)); };
     std::string reason;
     for (const std::string& s : r.plan_problems) reason += (reason.empty() ? "" : "; ") + s;
     for (const std::string& s : r.infeasible_reasons) reason += (reason.empty() ? "" : "; ") + s;
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(labels.model),
-               csv_field(labels.system), r.npus, p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.vpp,
-               pipeline_schedule_name(p.schedule), p.mbs, p.global_batch(), p.sequence(in.model), recompute_name(p.recompute),
-               p.zero, precision_name(p.precision), us(r.iteration_ns), us(r.compute_ns), us(r.comm_ns),
-               us(r.exposed_comm_ns), us(r.bubble_ns), number(r.tokens_per_s), number(r.tokens_per_s_per_gpu),
-               number(r.model_tflops_per_gpu), number(r.mfu), number(r.memory.breakdown.total()),
-               r.feasible ? "true" : "false", quoted_csv_field(reason), us(r.idle_ns));
+    row.text(csv_field(labels.model));
+    row.text(csv_field(labels.system));
+    for (long long v : {r.npus, static_cast<long long>(p.dp), static_cast<long long>(p.tp), static_cast<long long>(p.pp),
+                        static_cast<long long>(p.cp), static_cast<long long>(p.ep), p.sequence_parallel ? 1LL : 0LL,
+                        static_cast<long long>(p.vpp)})
+        row.integer(v);
+    row.text(pipeline_schedule_name(p.schedule));
+    row.integer(p.mbs);
+    row.integer(p.global_batch());
+    row.integer(p.sequence(in.model));
+    row.text(recompute_name(p.recompute));
+    row.integer(p.zero);
+    row.text(precision_name(p.precision));
+    for (double ns : {r.iteration_ns, r.compute_ns, r.comm_ns, r.exposed_comm_ns, r.bubble_ns}) time(ns);
+    for (double v : {r.tokens_per_s, r.tokens_per_s_per_gpu, r.model_tflops_per_gpu, r.mfu, r.memory.breakdown.total()})
+        row.real(v);
+    row.text(r.feasible ? "true" : "false");
+    row.text(quoted_csv_field(reason));
+    time(r.idle_ns);
     for (const TrafficTime& g : r.comm_by_class) {
-        if (r.comm_by_class_known) fmt::print(out, ",{},{}", us(g.comm_ns), us(g.exposed_ns));
-        else out << ",,";
+        if (r.comm_by_class_known) {
+            time(g.comm_ns);
+            time(g.exposed_ns);
+        } else {
+            row.text("");
+            row.text("");
+        }
     }
-    out << '\n';
+    row.end_line();
+}
+
+void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                           TimeUnit unit) {
+    std::string row;
+    append_predict_csv_row(row, in, r, labels, unit);
+    out << row;
 }
 
 IterationReport predict_iteration_report(const PredictResult& result) {

@@ -3,6 +3,7 @@
 // and the iteration report its per-layer output shares with `run`.
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "core/units.h"
 #include "predict/predict.h"
@@ -25,6 +26,12 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
 void write_predict_csv_header(std::ostream& out, TimeUnit unit = TimeUnit::Microseconds);
 void write_predict_csv_row(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
                            TimeUnit unit = TimeUnit::Microseconds);
+/// The same row appended to `out` (a sweep's rows, without a stream). With
+/// `field_ends`, the offset in `out` just past each field (at its comma, or
+/// the line break after the last), so a caller picks columns without
+/// splitting the row again.
+void append_predict_csv_row(std::string& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
+                            TimeUnit unit = TimeUnit::Microseconds, std::vector<std::size_t>* field_ends = nullptr);
 
 /// The report of the evaluated DAG (per-stage rows, critical path), for the
 /// writers shared with `run`.

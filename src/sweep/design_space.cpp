@@ -8,25 +8,39 @@ namespace {
 constexpr std::uint64_t kMaxCombinations = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxFilteredCombinations = 1'000'000'000;
 
-// dp x tp x pp x cp of a combination; axes not given count as 1.
-bool product_matches(const SpaceCase& c, std::uint64_t combination, long long npus) {
-    double product = 1;
-    for (std::size_t a = 0; a < c.axes.size(); ++a) {
-        const std::string_view name = c.axes[a].param->name;
-        if (name == "dp" || name == "tp" || name == "pp" || name == "cp")
-            product *= c.axes[a].values[c.value_index(combination, a)].number;
+// Whether dp x tp x pp x cp of each combination is `npus` (axes not given
+// count as 1). The four axes' mixed-radix strides (the last axis fastest)
+// are found once; the combinations are many.
+class ProductFilter {
+public:
+    ProductFilter(const SpaceCase& c, long long npus) : case_(c), npus_(npus) {
+        std::uint64_t stride = 1;
+        for (std::size_t a = c.axes.size(); a-- > 0;) {
+            const std::string_view name = c.axes[a].param->name;
+            if (name == "dp" || name == "tp" || name == "pp" || name == "cp") factors_.insert(factors_.begin(), {a, stride});
+            stride *= c.axes[a].values.size();
+        }
     }
-    return product == static_cast<double>(npus);
-}
+    bool matches(std::uint64_t combination) const {
+        double product = 1;
+        for (const Factor& f : factors_) {
+            const std::vector<ParamValue>& values = case_.axes[f.axis].values;
+            product *= values[static_cast<std::size_t>((combination / f.stride) % values.size())].number;
+        }
+        return product == static_cast<double>(npus_);
+    }
+
+private:
+    struct Factor {
+        std::size_t axis;
+        std::uint64_t stride;
+    };
+    const SpaceCase& case_;
+    long long npus_;
+    std::vector<Factor> factors_;  // in axis order
+};
 
 }  // namespace
-
-std::size_t SpaceCase::value_index(std::uint64_t combination, std::size_t axis) const {
-    // Mixed radix, the last axis fastest.
-    std::uint64_t stride = 1;
-    for (std::size_t a = axes.size(); a-- > axis + 1;) stride *= axes[a].values.size();
-    return static_cast<std::size_t>((combination / stride) % axes[axis].values.size());
-}
 
 DesignSpace::DesignSpace(const SweepSpec& spec) {
     std::vector<SweepCase> cases = spec.cases;
@@ -59,8 +73,9 @@ DesignSpace::DesignSpace(const SweepSpec& spec) {
             if (c.combinations > kMaxFilteredCombinations)
                 throw InputError(spec.npus_where,
                                  "filtering more than 10^9 combinations by npus; narrow the ranges of dp, tp, pp and cp");
+            const ProductFilter filter(c, *spec.npus);
             for (std::uint64_t k = 0; k < c.combinations; ++k)
-                if (product_matches(c, k, *spec.npus)) c.kept.push_back(k);
+                if (filter.matches(k)) c.kept.push_back(k);
         }
         c.first_point = size_;
         size_ += c.points();

@@ -28,8 +28,6 @@ struct SpaceCase {
 
     std::uint64_t points() const { return filtered ? kept.size() : combinations; }
     std::uint64_t combination(std::uint64_t local_point) const { return filtered ? kept[local_point] : local_point; }
-    /// Index into axes[axis].values of a combination.
-    std::size_t value_index(std::uint64_t combination, std::size_t axis) const;
 };
 
 class DesignSpace {

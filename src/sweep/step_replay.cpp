@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <span>
 
 #include "schedule/link_sharing.h"
 #include "workload/step_layout.h"
@@ -67,12 +68,15 @@ struct StageState {
 };
 
 // The layout's consumer that times each op as evaluate() would: a Deps is the
-// latest end of the ops to wait for (0: none; every time is >= 0).
+// latest end of the ops to wait for (0: none; every time is >= 0). ByClass:
+// the stages' accounts keep communication by class (ReplayScratch::comm_by_group).
+template <bool ByClass>
 struct Timer {
     using Deps = double;
     static void join(double& into, const double& more) { into = std::max(into, more); }
 
     StageState* stage = nullptr;  // the stage being walked (the layout hands over one stage's ops at a time)
+    StageTimeAccountant* accounts = nullptr;  // its accounts
     double* send_end = nullptr;
     // Per traffic class: whether its group spans any network dimension (else
     // its ops are on no stream), and the other classes whose groups share one.
@@ -96,7 +100,7 @@ struct Timer {
             case StepOpKind::Receive: {  // ends with its send
                 const double sent = send_end[s.tag];
                 st.other_end = std::max(st.other_end, sent);
-                st.accounts->receive(sent);
+                accounts->receive(sent);
                 return sent;
             }
             case StepOpKind::Compute:
@@ -104,25 +108,33 @@ struct Timer {
                 start = std::max(ready, st.compute_free);
                 end = start + s.duration_ns;
                 st.compute_free = end;
-                st.accounts->compute(start, end);
+                accounts->template compute_as<ByClass>(start, end);
                 return end;
             default: {  // on its class's stream (none: the group spans no dimension)
                 const int own = traffic_class(s.kind);
                 if (on_stream[own]) {
                     start = std::max(ready, st.lane[own].end);
-                    LaneBusy busy;  // other classes on the same dimensions share the links (schedule/link_sharing.h)
-                    for (unsigned u = shares_with[own]; u; u &= u - 1) {
-                        const LaneBusy& other = st.lane[std::countr_zero(u)];
-                        if (other.end > start) busy = merge_busy(busy, other);
+                    // Other classes on the same dimensions share the links
+                    // (schedule/link_sharing.h) while in flight. Most ops start
+                    // after all communication so far has ended: then no lane is
+                    // looked up, and the end is shared_link_end()'s with idle links.
+                    if (accounts->communication_end() <= start) {
+                        end = start + s.duration_ns;
+                    } else {
+                        LaneBusy busy;
+                        for (unsigned u = shares_with[own]; u; u &= u - 1) {
+                            const LaneBusy& other = st.lane[std::countr_zero(u)];
+                            if (other.end > start) busy = merge_busy(busy, other);
+                        }
+                        end = shared_link_end(start, s.duration_ns, busy);
                     }
-                    end = shared_link_end(start, s.duration_ns, busy);
                     st.lane[own] = {start, end};
                 } else {
                     start = ready;
                     end = start + s.duration_ns;
                     st.other_end = std::max(st.other_end, end);
                 }
-                st.accounts->communicate(start, end, static_cast<TrafficClass>(own));
+                accounts->template communicate_as<ByClass>(start, end, static_cast<TrafficClass>(own));
                 if (s.kind == StepOpKind::Send) send_end[s.tag] = end;
                 return end;
             }
@@ -132,20 +144,18 @@ struct Timer {
 
 // Runs stage s until a pass waits for a send not yet timed, or to its
 // optimizer step. Returns whether anything ran.
-bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, StageState& st, Timer& timer) {
-    const std::vector<Pass>& passes = scratch.passes[static_cast<std::size_t>(s)];
-    const std::vector<int>& last_backward = scratch.last_backward[static_cast<std::size_t>(s)];
+template <bool ByClass>
+bool advance(const StepLayout& layout, const ReplayScratch& scratch, int s, StageState& st, Timer<ByClass>& timer) {
+    const std::span<const ReplayScratch::ScheduledPass> passes = scratch.passes[static_cast<std::size_t>(s)];
     timer.stage = &st;
+    timer.accounts = st.accounts;
+    const double* const send_end = timer.send_end;
     const std::size_t first = st.next_pass;
     std::size_t i = first;
     for (; i < passes.size(); ++i) {
-        const Pass& pass = passes[i];
-        const int global = pass.chunk * layout.stages + s;
-        if (layout.pass(global, pass.forward).input &&
-            timer.send_end[layout.tag(pass.micro_batch, global, pass.forward)] == kNotSent)
-            break;
-        const bool last = !pass.forward && last_backward[static_cast<std::size_t>(pass.chunk)] == static_cast<int>(i);
-        lay_out_pass(layout, s, pass, last, st.cursor, timer);
+        const ReplayScratch::ScheduledPass& p = passes[i];
+        if (p.receive_tag >= 0 && send_end[p.receive_tag] == kNotSent) break;
+        lay_out_pass(layout, s, p.pass, p.last_backward, st.cursor, timer);
     }
     st.next_pass = i;
     if (i == passes.size()) {
@@ -163,16 +173,52 @@ PredictResult full_prediction(const PredictInputs& in) {
 }
 
 // The stages' schedules, kept while consecutive plans share them.
-void prepare_schedules(const ParallelPlan& p, int stages, ReplayScratch& scratch) {
-    const ReplayScratch::ScheduleKey key{p.schedule, p.pp, p.vpp, p.micro_batches(), stages};
+void prepare_schedules(const ParallelPlan& p, const StepLayout& layout, bool layer_list, ReplayScratch& scratch) {
+    const int stages = layout.stages;
+    const ReplayScratch::ScheduleKey key{p.schedule, p.pp, p.vpp, p.micro_batches(), stages, layer_list};
     if (scratch.passes_for == key && static_cast<int>(scratch.passes.size()) == stages) return;
     scratch.passes.resize(static_cast<std::size_t>(stages));
-    scratch.last_backward.resize(static_cast<std::size_t>(stages));
     for (int s = 0; s < stages; ++s) {
-        scratch.passes[static_cast<std::size_t>(s)] = stage_schedule(p, s);
-        scratch.last_backward[static_cast<std::size_t>(s)] = last_backward_passes(scratch.passes[static_cast<std::size_t>(s)], p.vpp);
+        const std::vector<Pass> passes = stage_schedule(p, s);
+        const std::vector<int> last_backward = last_backward_passes(passes, p.vpp);
+        std::vector<ReplayScratch::ScheduledPass>& out = scratch.passes[static_cast<std::size_t>(s)];
+        out.resize(passes.size());
+        for (std::size_t i = 0; i < passes.size(); ++i) {
+            const Pass& pass = passes[i];
+            const int global = pass.chunk * stages + s;
+            out[i].pass = pass;
+            out[i].receive_tag = layout.pass(global, pass.forward).input ? layout.tag(pass.micro_batch, global, pass.forward) : -1;
+            out[i].last_backward = !pass.forward && last_backward[static_cast<std::size_t>(pass.chunk)] == static_cast<int>(i);
+        }
     }
     scratch.passes_for = key;
+}
+
+// Times every stage's ops (`stages` fresh, with their accounts); false where
+// a receive never gets its send.
+template <bool ByClass>
+bool run_stages(const StepLayout& layout, ReplayScratch& scratch, const std::uint64_t (&dimensions)[kTrafficClasses],
+                std::vector<StageState>& stages) {
+    Timer<ByClass> timer;
+    timer.set_streams(dimensions);
+    timer.send_end = scratch.send_end.data();
+    // The stages in turn, each as far as its receives allow, until all are
+    // done: first to last (activations flow down), then last to first
+    // (gradients flow up), so that each visit finds work. The order changes
+    // no number: a stage's ops wait only for its own streams and for sends.
+    const int pp = layout.stages;
+    for (int remaining = pp, round = 0; remaining > 0; ++round) {
+        bool progressed = false;
+        for (int k = 0; k < pp; ++k) {
+            const int s = round % 2 == 0 ? k : pp - 1 - k;
+            StageState& st = stages[static_cast<std::size_t>(s)];
+            if (st.done) continue;
+            if (advance(layout, scratch, s, st, timer)) progressed = true;
+            if (st.done) --remaining;
+        }
+        if (!progressed) return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -194,39 +240,23 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     const StepLayout layout = make_step_layout(costs, p, layer_list);
     const int pp = layout.stages;
     const ParallelGroups& g = costs.groups;
-    Timer timer;
     std::uint64_t dimensions[kTrafficClasses] = {};
     dimensions[static_cast<int>(TrafficClass::Tensor)] = dimension_mask(g.tp, dims);
     dimensions[static_cast<int>(TrafficClass::Context)] = dimension_mask(g.cp, dims);
     dimensions[static_cast<int>(TrafficClass::Expert)] = dimension_mask(layer_list ? g.dp : g.ep, dims);
     dimensions[static_cast<int>(TrafficClass::Data)] = dimension_mask(g.dp_cp, dims);  // ZeRO-3 gathers and reduce-scatters, gradient buckets
     dimensions[static_cast<int>(TrafficClass::Pipeline)] = dimension_mask(g.pp_neighbour, dims);
-    timer.set_streams(dimensions);
     std::vector<StageState> stages(static_cast<std::size_t>(pp));
-    prepare_schedules(p, pp, scratch);
+    prepare_schedules(p, layout, layer_list, scratch);
     if (scratch.accounts.size() < static_cast<std::size_t>(pp)) scratch.accounts.resize(static_cast<std::size_t>(pp));
     for (int s = 0; s < pp; ++s) {
         scratch.accounts[static_cast<std::size_t>(s)].clear(scratch.comm_by_group);
         stages[static_cast<std::size_t>(s)].accounts = &scratch.accounts[static_cast<std::size_t>(s)];
     }
     scratch.send_end.assign(pp > 1 && !layer_list ? static_cast<std::size_t>(layout.tags(p.micro_batches())) : 0, kNotSent);
-    timer.send_end = scratch.send_end.data();
-
-    // The stages in turn, each as far as its receives allow, until all are
-    // done: first to last (activations flow down), then last to first
-    // (gradients flow up), so that each visit finds work. The order changes
-    // no number: a stage's ops wait only for its own streams and for sends.
-    for (int remaining = pp, round = 0; remaining > 0; ++round) {
-        bool progressed = false;
-        for (int k = 0; k < pp; ++k) {
-            const int s = round % 2 == 0 ? k : pp - 1 - k;
-            StageState& st = stages[static_cast<std::size_t>(s)];
-            if (st.done) continue;
-            if (advance(layout, scratch, s, st, timer)) progressed = true;
-            if (st.done) --remaining;
-        }
-        if (!progressed) return full_prediction(in);  // a receive without its send: predict() reports it
-    }
+    const bool ran = scratch.comm_by_group ? run_stages<true>(layout, scratch, dimensions, stages)
+                                           : run_stages<false>(layout, scratch, dimensions, stages);
+    if (!ran) return full_prediction(in);  // a receive without its send: predict() reports it
 
     int slowest = 0;
     double slowest_wall = 0;

@@ -45,11 +45,17 @@ struct ReplayScratch {
         int pp = 0, vpp = 0;
         long long micro_batches = 0;
         int stages = 0;
+        bool layer_list = false;
         bool operator==(const ScheduleKey&) const = default;
     };
-    ScheduleKey passes_for;                 ///< the plan `passes` were made for
-    std::vector<std::vector<Pass>> passes;  ///< per stage
-    std::vector<std::vector<int>> last_backward;  ///< per stage: last_backward_passes() of its passes
+    /// One pass of a stage's schedule with what the replay asks of it before laying it out.
+    struct ScheduledPass {
+        Pass pass;
+        long long receive_tag = -1;  ///< the message it waits for (-1: none)
+        bool last_backward = false;  ///< its chunk's last backward pass
+    };
+    ScheduleKey passes_for;                          ///< the plan `passes` were made for
+    std::vector<std::vector<ScheduledPass>> passes;  ///< per stage
 };
 
 /// predict(in) without `step` and `schedule` (left empty). Falls back to

@@ -38,7 +38,7 @@ std::string json_body(const std::string& pretty) {
     return out.substr(open + 1, close - open - 1);
 }
 
-std::string number(double v) { return fmt::format("{:.12g}", v); }
+std::string number(double v) { return general_number(v); }
 
 }  // namespace
 
@@ -118,13 +118,11 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
         out += ", \"cost_per_mtok\": " + (cost.empty() ? std::string("null") : cost) + "}\n";
         return;
     }
-    std::ostringstream& csv = scratch.text;
-    csv.str(std::string());
-    write_predict_csv_row(csv, *point.inputs, point.result, point.target->labels, unit_);
-    std::string line = csv.str();
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-    std::vector<std::string_view>& fields = scratch.fields;
-    split_predict_csv_line(line, fields);
+    std::string& line = scratch.line;
+    std::vector<std::size_t>& ends = scratch.field_ends;
+    line.clear();
+    ends.clear();
+    append_predict_csv_row(line, *point.inputs, point.result, point.target->labels, unit_, &ends);
     bool first = true;
     auto sep = [&] {
         if (!first) out += ',';
@@ -135,7 +133,8 @@ void SweepRowWriter::write(std::string& out, std::span<const RowField> ids, std:
     for (std::size_t i = 0; i < columns_.size(); ++i) {
         if (!kept_[i]) continue;
         sep();
-        if (i < fields.size() && (runs || !result_[i])) out += fields[i];
+        const std::size_t start = i == 0 ? 0 : ends[i - 1] + 1;  // after the comma
+        if (i < ends.size() && (runs || !result_[i])) out.append(line, start, ends[i] - start);
     }
     sep();
     out += cost;

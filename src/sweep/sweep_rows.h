@@ -36,8 +36,9 @@ struct RowField {
 
 /// What one thread reuses from row to row.
 struct RowScratch {
-    std::ostringstream text;
-    std::vector<std::string_view> fields;
+    std::ostringstream text;  ///< a JSON line
+    std::string line;         ///< a CSV row
+    std::vector<std::size_t> field_ends;  ///< where each of its fields ends
 };
 
 class SweepRowWriter {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 #include <string>
 
 #include "collective/collective_cost.h"
@@ -34,12 +35,16 @@ public:
                                                               "1 PiB (2^50 B) are accepted",
                                                               collective_kind_name(kind), bytes));
         const auto b = static_cast<std::uint64_t>(std::llround(bytes));
-        const auto key = std::make_tuple(static_cast<int>(kind), b, group.members);
+        struct Lookup {
+            int kind;
+            std::uint64_t bytes;
+            std::span<const int> members;
+        };
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
-        auto it = cache.find(key);
+        auto it = cache.find(Lookup{static_cast<int>(kind), b, group.members});
         if (it != cache.end()) return it->second;
         const double ns = collective_time(*in_.system, {kind, b, group, {}}).time_ns;
-        cache.emplace(key, ns);
+        cache.emplace(CollectivePriceKey{static_cast<int>(kind), b, group.members}, ns);
         return ns;
     }
 
@@ -134,14 +139,14 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     return t;
 }
 
-ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, const ParallelGroups& g, int global_chunk,
-                             int global_chunks) {
+// `lt`: transformer_layer_times() of the plan (every chunk's layers are alike).
+ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, const ParallelGroups& g, const LayerTimes& lt,
+                             int global_chunk, int global_chunks) {
     const ModelSpec& m = *in.model;
     const ParallelPlan& p = *in.plan;
     const TrainingDevice& d = in.system->device;
     ChunkCosts c;
     c.layers = layers_in_chunk(p, m.layers, global_chunk);
-    const LayerTimes lt = transformer_layer_times(m, p, d);
     c.forward.compute_ns = c.layers * lt.forward;
     c.backward.compute_ns = c.layers * lt.backward;
     c.forward.flops = c.layers * lt.flops_forward;
@@ -260,10 +265,11 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
     const int global_chunks = pp * v;
 
     // Costs per global chunk (stage s, virtual chunk c -> global c * pp + s).
+    const LayerTimes layer_times = layered ? LayerTimes{} : transformer_layer_times(m, p, in.system->device);
     out.chunks.resize(static_cast<std::size_t>(global_chunks));
     for (int gc = 0; gc < global_chunks; ++gc) {
         ChunkCosts& cc = out.chunks[static_cast<std::size_t>(gc)];
-        cc = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, gc, global_chunks);
+        cc = layered ? layer_list_chunk(in, price, g) : transformer_chunk(in, price, g, layer_times, gc, global_chunks);
         if (p.zero < 3 && g.dp_cp.size() > 1 && cc.parameters > 0) {
             const double bucket = std::max(kBucketParameters, kBucketParametersPerRank * static_cast<double>(g.dp_cp.size()));
             cc.gradient_buckets = std::clamp(static_cast<int>(std::ceil(cc.parameters / bucket)), 1, std::max(cc.layers, 1));

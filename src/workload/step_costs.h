@@ -19,9 +19,9 @@
 // step's first forward pass); the output layer and the router stay bf16.
 // The optimizer step streams the rank's shard of Adam's state through memory
 // once: 34 bytes per parameter at the HBM bandwidth.
+#include <algorithm>
 #include <cstdint>
 #include <map>
-#include <tuple>
 #include <vector>
 
 #include "compute/system.h"
@@ -31,10 +31,30 @@
 
 namespace dtcalc {
 
+/// What a collective's time depends on besides the system.
+struct CollectivePriceKey {
+    int kind = 0;  ///< CollectiveKind
+    std::uint64_t bytes = 0;
+    std::vector<int> members;  ///< the group's members per network dimension (CommGroup::members)
+};
+
+/// Orders price keys by kind, bytes, then members; also a key against a
+/// lookup that views a group's members (any type with kind, bytes and
+/// members), so that a lookup copies no group.
+struct CollectivePriceOrder {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+        if (a.kind != b.kind) return a.kind < b.kind;
+        if (a.bytes != b.bytes) return a.bytes < b.bytes;
+        return std::lexicographical_compare(a.members.begin(), a.members.end(), b.members.begin(), b.members.end());
+    }
+};
+
 /// Collective times, (kind, bytes, group members) -> ns, for one network,
 /// system and backend: callers that price many plans on the same system (a
 /// sweep's points) keep one and pass it in TrainingStepInputs::prices.
-using CollectivePriceCache = std::map<std::tuple<int, std::uint64_t, std::vector<int>>, double>;
+using CollectivePriceCache = std::map<CollectivePriceKey, double, CollectivePriceOrder>;
 
 struct TrainingStepInputs {
     const ModelSpec* model = nullptr;
