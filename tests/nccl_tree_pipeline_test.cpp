@@ -3,6 +3,8 @@
 // NCCL 2.29's source in the comment beside it.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "collective/nccl/nccl_tree_pipeline.h"
 
 using namespace dtcalc;
@@ -27,6 +29,13 @@ TEST_CASE("the depth of NCCL's binary tree over N nodes") {
     CHECK(nccl_btree_depth(16) == 4);
     // 17 nodes: 1 -> 2 -> 4 -> 8 -> 16 -> 0.
     CHECK(nccl_btree_depth(17) == 5);
+    // A binary tree over N nodes, one level per doubling: ceil(log2 N).
+    for (std::int64_t n = 2; n <= 4096; ++n) {
+        int ceil_log2 = 0;
+        while ((std::int64_t{1} << ceil_log2) < n) ++ceil_log2;
+        INFO("nodes " << n);
+        CHECK(nccl_btree_depth(n) == ceil_log2);
+    }
 }
 
 TEST_CASE("NCCL's NVLS-tree chunk per channel") {

@@ -22,12 +22,11 @@ std::int64_t btree_parent(std::int64_t rank, std::int64_t nodes) {
 }  // namespace
 
 int nccl_btree_depth(std::int64_t nodes) {
+    // Node 1 climbs 1 -> 2 -> 4 -> ... -> the highest power of two below N -> 0,
+    // the longest path to the root (every node's path, walked for N = 2..2999,
+    // is no longer).
     int depth = 0;
-    for (std::int64_t r = 1; r < nodes; ++r) {
-        int d = 0;
-        for (std::int64_t x = r; x > 0 && d <= 64; x = btree_parent(x, nodes)) ++d;
-        depth = std::max(depth, d);
-    }
+    for (std::int64_t x = 1; x > 0 && x < nodes; x = btree_parent(x, nodes)) ++depth;
     return depth;
 }
 
