@@ -217,15 +217,27 @@ TEST_CASE("predicted times from the derived channels and rates") {
     CHECK(ag10.nics == 8);
     CHECK(ag10.channels == 16);
     CHECK(ag10.us == doctest::Approx(51989.667).epsilon(1e-7));
-    // Two nodes of 8, 16 GiB NVLS-tree all-reduce: the 16 NVLS channels on 8
-    // heads' NICs move 328.83 GB/s, once per direction on two nodes; NVLS inside
-    // the node, 0.85 x 360 x 8/9 = 272 GB/s, binds. Latency 25 + 2 x 1 x 20.9 =
-    // 66.8 us.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(63228.0838).epsilon(1e-7));
+    // Two nodes of 8, 16 GiB NVLS-tree all-reduce: every head runs all 16 NVLS
+    // channels, so each NIC carries 16, each sending 128 KiB chunks:
+    // 131072 / (131072/45.55 + 14000 ns) = 7.77 GB/s x 16 = 124 > 45.55, so the 8
+    // NICs move 364.4 GB/s, once per direction on two nodes; NVLS inside the
+    // node, 0.85 x 360 x 8/9 = 272 GB/s, binds: 17179869184 / 272 = 63161283.8 ns.
+    // Latency 25 + 2 x 1 x 20.9 = 66.8 us. Fill: NVLS inside the node 712900 /
+    // (272/16) = 41935.3 ns; the tree (depth 1) 2 x 16 x 8 x 131072 / 272 =
+    // 123361.9 ns.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(63393.3809).epsilon(1e-7));
+    // Ten nodes of 8, 32 MiB NVLS-tree all-reduce: 2 MiB per channel, 64 KiB
+    // chunks (4 nodes and more): 65536 / (65536/45.55 + 14000 ns) x 16 = 67.9 >
+    // 45.55, the NICs carry 8 x 45.55 = 364.4 GB/s, twice per direction: 182.2
+    // GB/s (below NVLS's 272). Latency 25 + 2 x 3 x 20.9 = 150.4 us; 33554432 /
+    // 182.2 = 184162.6 ns; fill 712900 / 17 = 41935.3 ns inside the node and
+    // 2 x depth 4 x (16 x 8 x 65536) / 182.2 = 368325.3 ns through the tree:
+    // 744823.2 ns (measured: 798.5 us).
+    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(744.8232).epsilon(1e-6));
     // Ten nodes: NCCL's nvls-tree, 8 x min(59.5, 48, 45.5) x 80/158 = 184.3 GB/s
     // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
     // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs
-    // carry an NVLS tree's data twice per direction (164.42 GB/s) and a ring's at
+    // carry an NVLS tree's data twice per direction (182.2 GB/s) and a ring's at
     // 328.83 bus: 736.4 us + fill 524288 / (328.83/16) + S x 158/80 / 328.83.
     CHECK(run(ib, CollectiveKind::AllReduce, 2 * GiB, 10, 8).algorithm == "nvls-tree/Simple");
     const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);

@@ -79,16 +79,21 @@ double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRa
 }
 
 double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            double message_bytes) {
+                            double chunk_bytes) {
     const double gpus = static_cast<double>(shape.gpus_per_node);
     const double nvls = params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0);
     const int channels = rates.topology.nvls_channels > 0 ? rates.topology.nvls_channels : rates.topology.channels;
+    // Every head runs every NVLS channel (src/device/all_reduce.h: each channel's
+    // loop holds one chunk per head), so each NIC carries all the channels, each
+    // sending one chunk at a time.
+    const int heads = std::max(1, rates.topology.nvls.channels);
     // Double binary trees: a node inside one tree receives from two children and
     // its parent, so each NIC direction carries the data twice; on two nodes each
     // tree is one edge and each direction carries it once (NCCL's tuning doubles
     // the NVLS-tree inter-node rate on two nodes for the same reason).
     const double per_direction = shape.nodes <= 2 ? 1.0 : 2.0;
-    return std::min(nvls, nccl_network_rate(rates.topology, params, channels, message_bytes, NcclProtocol::Simple) /
+    return std::min(nvls, nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes,
+                                            NcclProtocol::Simple) /
                               per_direction);
 }
 

@@ -25,9 +25,11 @@
 // multicasts its 1/n: S(1 + 1/n) per direction per GPU, so
 //   algbw = nvls-efficiency x NVLink rate x n/(n+1)
 // NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
-// NVLS-tree (all-reduce across nodes): min(NVLS all-reduce, heads' NICs / 2),
-// the NICs carrying the NVLS channels (network rate of nvls channels); on two
-// nodes the NICs carry the data once per direction, not twice (/ 1).
+// NVLS-tree (all-reduce across nodes): min(NVLS all-reduce on the node's G
+// GPUs, heads' NICs / 2); every head runs every NVLS channel, so each NIC
+// carries all of them, each sending NCCL's NVLS-tree chunk at a time
+// (nccl_tree_pipeline.h; network rate of channels x heads over the NICs); on
+// two nodes the NICs carry the data once per direction, not twice (/ 1).
 // PAT (one GPU per node): bus = NIC payload x pat-bandwidth-factor.
 // With one GPU per node, ring and tree use the NIC payload as the node network
 // (no per-send cost: NCCL's latency already charges every step the network
@@ -60,8 +62,10 @@ double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape&
 double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
                        const NcclParameters& params);
 
+/// `chunk_bytes`: what each channel sends through a NIC at a time
+/// (nccl_nvls_tree_chunk_bytes).
 double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            double message_bytes);
+                            double chunk_bytes);
 
 double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params);
 

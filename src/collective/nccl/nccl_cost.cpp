@@ -5,6 +5,7 @@
 #include "collective/bus_bandwidth.h"
 #include "collective/nccl/nccl_bandwidth.h"
 #include "collective/nccl/nccl_latency.h"
+#include "collective/nccl/nccl_tree_pipeline.h"
 
 namespace dtcalc {
 
@@ -53,7 +54,16 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             cost.steps = 2 + 2 * nccl_floor_log2(shape.nodes);
             cost.bytes_per_step = size / cost.channels;
             cost.latency_ns = nccl_nvls_tree_latency_ns(shape, params);
-            cost.bandwidth_ns = size / nccl_nvls_tree_algbw(shape, rates, params, cost.bytes_per_step);
+            const int heads = std::max(1, rates.topology.nvls.channels);
+            const double chunk = nccl_nvls_tree_chunk_bytes(cost.bytes_per_step, heads, shape.nodes);
+            const double algbw = nccl_nvls_tree_algbw(shape, rates, params, chunk);
+            // Inside each node the NVLS pipeline fills as on one node, at the
+            // NVLS all-reduce rate of the node's G GPUs.
+            const double g = static_cast<double>(shape.gpus_per_node);
+            const double node_nvls = params.nvls_efficiency * rates.nvlink_gbps * g / (g + 1.0);
+            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (node_nvls / cost.channels) +
+                           nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, algbw);
+            cost.bandwidth_ns = size / algbw;
             break;
         }
         case NcclAlgorithm::Pat: {

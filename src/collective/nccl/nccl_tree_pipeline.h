@@ -1,0 +1,45 @@
+#pragma once
+// The tree NCCL builds over nodes, and how an NVLS-tree all-reduce pipelines
+// its data through it (NCCL 2.29).
+//
+// Tree (src/graph/trees.cc, ncclGetBtree): node 0 is the root; a node r whose
+// lowest set bit is b hangs under (r ^ b) | (b << 1), or under r ^ b when that
+// is not a node. ncclGetDtree's second tree mirrors (N even) or shifts (N odd)
+// the first, so both have the same depth:
+//   depth(N) = edges from the root to the deepest node
+//            = 0, 1, 2, 2, 3 (N = 1..5), 3 on 8, 4 on 9..16: ceil(log2 N)
+// (NCCL's latency model charges floor(log2 N) hops each way instead.)
+//
+// Chunk (src/enqueue.cc, calcCollChunking for NCCL_ALGO_NVLS_TREE, called per
+// channel with that channel's bytes b): start at NCCL_NVLS_CHUNKSIZE (128 KiB),
+// capped at 64 KiB from 4 nodes on (NCCL_NVLSTREE_MAX_CHUNKSIZE's default);
+// with h = NVLS heads (concurrent ops): 128 KiB if b < 16 h chunk, 64 KiB if
+// b < 4 h chunk, 32 KiB if b < h chunk (each only lowers the chunk).
+//
+// Pipeline (src/device/all_reduce.h, RunWorkColl<..., NCCL_ALGO_NVLS_TREE>):
+// one loop of a channel is h chunks, one per head; head i reduces its chunk
+// through NVLS, sends it up the tree through its NIC, and multicasts what comes
+// back down. Every head runs every channel, so one loop of all channels is
+// channels x h x chunk bytes. The first loop reaches the root after depth
+// network hops and returns after depth more, and each hop holds one loop, which
+// moves at the NVLS-tree algorithm bandwidth (the whole pipeline's rate):
+//   network fill = 2 depth(N) x min(S, channels x h x chunk) / algbw
+// e.g. 10 nodes, 16 channels, 8 heads, 64 KiB chunks, 182.2 GB/s:
+// 8 x 8388608 / 182.2 = 368.3 us.
+#include <cstdint>
+
+namespace dtcalc {
+
+/// Depth of NCCL's binary tree over `nodes` (0 for one node).
+int nccl_btree_depth(std::int64_t nodes);
+
+/// NCCL's NVLS-tree chunk for a channel carrying `channel_bytes`, with
+/// `heads` NVLS heads per node, on `nodes` nodes.
+double nccl_nvls_tree_chunk_bytes(double channel_bytes, int heads, std::int64_t nodes);
+
+/// The network pipeline fill above, in ns: `bytes` the all-reduce's size,
+/// `algbw_gbps` the NVLS-tree algorithm bandwidth (GB/s = bytes/ns).
+double nccl_nvls_tree_network_fill_ns(double bytes, std::int64_t nodes, int channels, int heads,
+                                      double algbw_gbps);
+
+}  // namespace dtcalc
