@@ -44,7 +44,7 @@ std::vector<NcclMeasurement> thousand_rows() {
                 m.bytes = static_cast<std::uint64_t>(std::llround(1024.0 * std::pow(2.0, i * 0.6)));  // 1 KiB .. ~13 GiB
                 m.where = {"generated", ++k, 0, ""};
                 const double s = static_cast<double>((k * 7919) % 201 - 100) / 100.0;
-                m.time_us = predict_nccl_measurement(preset, {}, m).time_ns / 1000.0 * (1 + 0.03 * s);
+                m.time_us = predict_nccl_measurement(preset.system, {}, m).time_ns / 1000.0 * (1 + 0.03 * s);
                 rows.push_back(m);
             }
     return rows;

@@ -25,7 +25,7 @@ void query_sweep(benchmark::State& state, const Preset& p, const Network& networ
     std::uint64_t size = 8;
     for (auto _ : state) {
         query.bytes = size;
-        benchmark::DoNotOptimize(collective_time(network, p.system, p.backend, query).time_ns);
+        benchmark::DoNotOptimize(collective_time(network, p.system.config, p.system.backend, query).time_ns);
         size = size >= (16ull << 30) ? 8 : size * 4;
     }
     state.SetItemsProcessed(state.iterations());
@@ -34,21 +34,21 @@ void query_sweep(benchmark::State& state, const Preset& p, const Network& networ
 // One HGX H100 node, all-reduce from 8 B to 16 GiB (ring, tree, NVLS in the running).
 void BM_NcclAllReduce_8Gpu(benchmark::State& state) {
     const Preset& p = preset("hgx-h100");
-    query_sweep(state, p, p.network, CollectiveKind::AllReduce);
+    query_sweep(state, p, p.system.network, CollectiveKind::AllReduce);
 }
 BENCHMARK(BM_NcclAllReduce_8Gpu);
 
 // 10 nodes x 8 GPUs, all-reduce (ring, tree, NVLS-tree in the running).
 void BM_NcclAllReduce_80Gpu(benchmark::State& state) {
     const Preset& p = preset("h100-ib-ndr400");
-    query_sweep(state, p, shape_cluster(p.network, 10, 8), CollectiveKind::AllReduce);
+    query_sweep(state, p, shape_cluster(p.system.network, 10, 8), CollectiveKind::AllReduce);
 }
 BENCHMARK(BM_NcclAllReduce_80Gpu);
 
 // 10 nodes x 8 GPUs, all-to-all (NCCL's point-to-point channel rule).
 void BM_NcclAllToAll_80Gpu(benchmark::State& state) {
     const Preset& p = preset("h100-ib-ndr400");
-    query_sweep(state, p, shape_cluster(p.network, 10, 8), CollectiveKind::AllToAll);
+    query_sweep(state, p, shape_cluster(p.system.network, 10, 8), CollectiveKind::AllToAll);
 }
 BENCHMARK(BM_NcclAllToAll_80Gpu);
 

@@ -68,7 +68,7 @@ std::vector<NcclMeasurement> generated_rows(const std::vector<std::pair<std::str
         m.gpus_per_node = gpn;
         m.bytes = bytes;
         m.where = {"generated", ++k, 0, ""};
-        m.time_us = predict_nccl_measurement(preset, {}, m).time_ns / 1000.0 * (1 + noise * noise_step(k));
+        m.time_us = predict_nccl_measurement(preset.system, {}, m).time_ns / 1000.0 * (1 + noise * noise_step(k));
         rows.push_back(m);
     };
     for (const auto [nodes, gpn] : {std::pair{1, 4}, std::pair{1, 8}, std::pair{2, 1}, std::pair{2, 8}, std::pair{10, 8}})
@@ -173,8 +173,8 @@ TEST_CASE("recovery: data the model made with known constants gives them back, w
         const Preset base = preset_with(truth), up = preset_with(nudged);
         double information = 0, octaves_only = 0;
         for (const NcclMeasurement& m : generated_rows(truth, 0.0)) {
-            const double sensitivity = std::log(predict_nccl_measurement(up, {}, m).time_ns /
-                                                predict_nccl_measurement(base, {}, m).time_ns) / std::log(1.01);
+            const double sensitivity = std::log(predict_nccl_measurement(up.system, {}, m).time_ns /
+                                                predict_nccl_measurement(base.system, {}, m).time_ns) / std::log(1.01);
             information += sensitivity * sensitivity;
             if (m.where.line <= 5 * 5 * 32) octaves_only += sensitivity * sensitivity;  // 5 shapes x 5 collectives x 32 sizes
         }
@@ -310,12 +310,12 @@ TEST_CASE("the written preset: fitted values with their note, read by predict an
     const auto json = run_dtcalc("calibrate --preset h100-ib-ndr400 " + kCsv + " --no-leave-one-out --format json", false);
     char after[128];
     std::snprintf(after, sizeof after, "\"key\": \"nccl.network-p2p-efficiency\", \"before\": 0.911, \"after\": %.6g,",
-                  fitted.nccl->network_p2p_efficiency);
+                  fitted.system.nccl()->network_p2p_efficiency);
     CHECK(json.out.find(after) != std::string::npos);
     // Everything not calibrated is as it was.
     const Preset shipped = load_preset(kPreset, {});
-    CHECK(fitted.nccl->p2p_latency_us == shipped.nccl->p2p_latency_us);
-    CHECK(fitted.network.dimensions.size() == shipped.network.dimensions.size());
+    CHECK(fitted.system.nccl()->p2p_latency_us == shipped.system.nccl()->p2p_latency_us);
+    CHECK(fitted.system.network.dimensions.size() == shipped.system.network.dimensions.size());
     // predict and collective take it.
     const auto collective = run_dtcalc("collective all-reduce --size 1GiB --preset " + out + " --nodes 2 --gpus-per-node 8");
     CHECK(collective.exit_code == 0);
@@ -630,15 +630,15 @@ TEST_CASE("calibrate --write after a fit on training cases: the framework term w
                                 " --no-leave-one-out --format json --date 2026-04-02 --write " + out);
     REQUIRE(run.exit_code == 0);
     const Preset written = load_preset(out, kPresetDirs);
-    REQUIRE(written.compute);
+    REQUIRE(written.has_compute_table);
     // The value the report states is the value written.
     CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-bytes-per-element\", \"before\": 157.43, \"after\": {:.6g},",
-                                   written.compute->framework_bytes_per_element)) != std::string::npos);
-    CHECK(written.compute->framework_bytes_per_element != 157.43);
+                                   written.system.device.framework_bytes_per_element)) != std::string::npos);
+    CHECK(written.system.device.framework_bytes_per_element != 157.43);
     CHECK(read_text_file(out).find(fmt::format("framework-bytes-per-element = {}  # fitted by dtcalc calibrate on "
                                                "2026-04-02 to {} (27 rows in 4 fitted groups); preset h100-ib-ndr400 "
                                                "had 157.43",
-                                               written.compute->framework_bytes_per_element, cases)) != std::string::npos);
+                                               written.system.device.framework_bytes_per_element, cases)) != std::string::npos);
     const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
     CHECK(predict.exit_code == 0);
 }

@@ -158,10 +158,10 @@ TEST_CASE("system JSON errors name file, line and key") {
 TEST_CASE("presets load by name, and every shipped preset is valid") {
     const std::vector<std::string> dirs{DTCALC_PRESETS_DIR};
     const Preset hgx = load_preset("astrasim-hgx-h100-validated", dirs);
-    CHECK(hgx.backend == NetworkBackend::AstraAware);
-    CHECK(hgx.network.total_npus() == 8);
-    CHECK(hgx.network.dimensions[0].latency_ns == 936.25);
-    CHECK(hgx.system.local_mem_bw_gbps == 3350);
+    CHECK(hgx.system.backend == NetworkBackend::AstraAware);
+    CHECK(hgx.system.network.total_npus() == 8);
+    CHECK(hgx.system.network.dimensions[0].latency_ns == 936.25);
+    CHECK(hgx.system.config.local_mem_bw_gbps == 3350);
     const auto names = list_presets(dirs);
     CHECK(names.size() >= 5);
     for (const std::string& name : names) {
@@ -181,7 +181,7 @@ TEST_CASE("shipped GPU presets: GEMM plateaus from each device's own benchmark p
     // 128 x 256 and 256 x 128 tiles give 288 / 396 = 8 / 11): 0.709 x 55 / 48 = 0.8123958.
     for (const char* name : {"h100-ib-ndr400", "hgx-h100"}) {
         CAPTURE(name);
-        const TrainingDevice d = load_preset(name, dirs).training_device();
+        const TrainingDevice d = load_preset(name, dirs).system.device;
         CHECK(d.gemm_shape.tiling.sms == 132);
         CHECK(d.gemm_shape.plateau == doctest::Approx(0.803 * 33 / 32));
         CHECK(d.fp8_gemm_shape.plateau == doctest::Approx(0.709 * 55 / 48));
@@ -190,7 +190,7 @@ TEST_CASE("shipped GPU presets: GEMM plateaus from each device's own benchmark p
     // 0.869 x 324 / 320 = 0.8798625.
     for (const char* name : {"a100-ib-hdr200", "dgx-a100"}) {
         CAPTURE(name);
-        const TrainingDevice d = load_preset(name, dirs).training_device();
+        const TrainingDevice d = load_preset(name, dirs).system.device;
         CHECK(d.gemm_shape.tiling.sms == 108);
         CHECK(d.gemm_shape.plateau == doctest::Approx(0.869 * 324 / 320));
         CHECK_FALSE(d.fp8_gemm_shape.given());

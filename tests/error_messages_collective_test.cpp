@@ -134,7 +134,7 @@ TEST_CASE("error message: algorithms a collective cannot run, named at the syste
         // lab-tpu-512: all-reduce-implementation = ["ring", "ring", "ring", "halvingDoubling"] on
         // line 22, the fourth entry at column 54; 6 NPUs on the last dimension.
         const Preset preset = load_preset("lab-tpu-512", kPresets);
-        CHECK(check_error(CollectiveKind::AllReduce, CommGroup{{4, 4, 4, 6}}, preset.system) ==
+        CHECK(check_error(CollectiveKind::AllReduce, CommGroup{{4, 4, 4, 6}}, preset.system.config) ==
               preset.path + ":22:54: system.all-reduce-implementation[3]: halvingDoubling needs a power-of-two number "
                             "of NPUs on dimension 3 (got 6)");
     }
@@ -243,12 +243,12 @@ TEST_CASE("error message: dtcalc with algorithms the collective cannot run") {
 TEST_CASE("error message: the nccl backend's network, and links") {
     Preset hgx = load_preset("hgx-h100", kPresets);
     // No dimensions at all: only a network built in code.
-    CHECK(error_of([&] { collective_time(Network{}, hgx.system, NetworkBackend::Nccl, {CollectiveKind::AllReduce, 1 << 20, CommGroup{{8}}}); }) ==
+    CHECK(error_of([&] { collective_time(Network{}, hgx.system.config, NetworkBackend::Nccl, {CollectiveKind::AllReduce, 1 << 20, CommGroup{{8}}}); }) ==
           "network: the nccl backend needs a network");
     // Two nodes, and an inter-node dimension without a bandwidth.
     Preset ib = load_preset("h100-ib-ndr400", kPresets);
-    ib.network.dimensions[1].bandwidth_gbps = 0;
-    CHECK(error_of([&] { collective_time(ib.network, ib.system, NetworkBackend::Nccl, {CollectiveKind::AllReduce, 1 << 20, CommGroup{{8, 2}}}); }) ==
+    ib.system.network.dimensions[1].bandwidth_gbps = 0;
+    CHECK(error_of([&] { collective_time(ib.system.network, ib.system.config, NetworkBackend::Nccl, {CollectiveKind::AllReduce, 1 << 20, CommGroup{{8, 2}}}); }) ==
           "network: the nccl backend needs a bandwidth for the inter-node dimension");
     check_errors({
         {"collective all-reduce --size 1MiB --preset hgx-h100 --links",

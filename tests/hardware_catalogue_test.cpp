@@ -117,23 +117,25 @@ void same_system(const SystemConfig& a, const SystemConfig& b) {
     CHECK(a.peak_perf_tflops == b.peak_perf_tflops);
 }
 
-// Every collective on every backend at sizes 1 KiB .. 1 GiB, the same to the bit.
-void same_collectives(const Network& na, const SystemConfig& sa, const Network& nb, const SystemConfig& sb, bool nccl) {
+// Every collective on every backend (nccl where `a` has NCCL's constants) at
+// sizes 1 KiB .. 1 GiB, the same to the bit.
+void same_collectives(System a, System b) {
     std::vector<NetworkBackend> backends{NetworkBackend::AstraUnaware, NetworkBackend::AstraAware};
-    if (nccl) backends.push_back(NetworkBackend::Nccl);
+    if (a.nccl()) backends.push_back(NetworkBackend::Nccl);
     for (NetworkBackend backend : backends)
         for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
                                     CollectiveKind::AllToAll})
             for (std::uint64_t bytes = 1024; bytes <= (1ULL << 30); bytes *= 32) {
+                a.backend = b.backend = backend;
                 CollectiveQuery q;
                 q.kind = kind;
                 q.bytes = bytes;
-                q.group = whole_network_group(na);
-                const double a = collective_time(na, sa, backend, q).time_ns;
-                q.group = whole_network_group(nb);
-                const double b = collective_time(nb, sb, backend, q).time_ns;
+                q.group = whole_network_group(a.network);
+                const double ta = collective_time(a, q).time_ns;
+                q.group = whole_network_group(b.network);
+                const double tb = collective_time(b, q).time_ns;
                 INFO(network_backend_name(backend), " ", bytes);
-                CHECK(a == b);
+                CHECK(ta == tb);
             }
 }
 
@@ -161,13 +163,13 @@ TEST_CASE("the composed presets are the tables they replaced (tests/fixtures/exp
         INFO(name);
         const Preset composed = load_preset(name, kDirs);
         const Preset expanded = load_preset(kExpanded + name + ".toml", kDirs);
-        CHECK(composed.backend == expanded.backend);
-        same_network(composed.network, expanded.network);
-        same_system(composed.system, expanded.system);
-        same_device(composed.training_device(), expanded.training_device());
-        REQUIRE(composed.nccl);
-        same_nccl(*composed.nccl, *expanded.nccl);
-        same_collectives(composed.network, composed.system, expanded.network, expanded.system, true);
+        CHECK(composed.system.backend == expanded.system.backend);
+        same_network(composed.system.network, expanded.system.network);
+        same_system(composed.system.config, expanded.system.config);
+        same_device(composed.system.device, expanded.system.device);
+        REQUIRE(composed.system.nccl());
+        same_nccl(*composed.system.nccl(), *expanded.system.nccl());
+        same_collectives(composed.system, expanded.system);
     }
 }
 
@@ -196,7 +198,7 @@ TEST_CASE("a cluster from flags gives exactly the numbers of the equivalent pres
         same_system(a.system.config, b.system.config);
         same_device(a.system.device, b.system.device);
         same_nccl(*a.system.nccl(), *b.system.nccl());
-        same_collectives(a.system.network, a.system.config, b.system.network, b.system.config, true);
+        same_collectives(a.system, b.system);
 
         PredictOptions po;
         po.preset = c.preset;
@@ -296,12 +298,12 @@ TEST_CASE("a preset written out reads back as the same system") {
         const std::string path = write_temp_file("roundtrip-" + name + ".toml", write_toml(p.tree, {"a comment"}));
         const Preset back = load_preset(path, {});
         CHECK(back.name == p.name);
-        CHECK(back.backend == p.backend);
-        same_network(back.network, p.network);
-        same_system(back.system, p.system);
-        same_device(back.training_device(), p.training_device());
-        if (p.nccl) same_nccl(*back.nccl, *p.nccl);
-        same_collectives(back.network, back.system, p.network, p.system, p.nccl.has_value());
+        CHECK(back.system.backend == p.system.backend);
+        same_network(back.system.network, p.system.network);
+        same_system(back.system.config, p.system.config);
+        same_device(back.system.device, p.system.device);
+        if (p.system.nccl()) same_nccl(*back.system.nccl(), *p.system.nccl());
+        same_collectives(back.system, p.system);
     }
     SUBCASE("through the command line: dtcalc preset --gpu ... --write, then --preset") {
         const std::string path = write_temp_file("written-cluster.toml", "");
@@ -524,15 +526,15 @@ TEST_CASE("every catalogue GPU composes a cluster that writes out and reads back
         rq.nodes = 2;
         rq.nic = "ndr400";
         const Preset p = compose_preset(rq, kDirs);
-        CHECK(p.network.total_npus() == 8);
+        CHECK(p.system.network.total_npus() == 8);
         const std::string path = write_temp_file("device-" + gpu + ".toml", write_toml(p.tree));
         const Preset back = load_preset(path, {});
-        same_network(back.network, p.network);
-        same_system(back.system, p.system);
-        same_device(back.training_device(), p.training_device());
-        CHECK(back.training_device().efficiency_assumed_from == p.training_device().efficiency_assumed_from);
-        if (p.nccl) same_nccl(*back.nccl, *p.nccl);
-        same_collectives(back.network, back.system, p.network, p.system, p.nccl.has_value());
+        same_network(back.system.network, p.system.network);
+        same_system(back.system.config, p.system.config);
+        same_device(back.system.device, p.system.device);
+        CHECK(back.system.device.efficiency_assumed_from == p.system.device.efficiency_assumed_from);
+        if (p.system.nccl()) same_nccl(*back.system.nccl(), *p.system.nccl());
+        same_collectives(back.system, p.system);
     }
 }
 

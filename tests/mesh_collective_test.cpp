@@ -139,17 +139,17 @@ TEST_CASE("send-recv on a mesh goes one hop to the neighbour") {
 
 TEST_CASE("a Torus3D [4,4,4] is the lab's [Ring, Ring, Ring] when no link is shared") {
     const Preset lab = load_preset(std::string(DTCALC_PRESETS_DIR) + "/lab-system1.toml", {});
-    Network torus = lab.network;
+    Network torus = lab.system.network;
     for (Dimension& d : torus.dimensions) d.topology = Topology::Torus3D;
-    SystemConfig one_ring = lab.system;
+    SystemConfig one_ring = lab.system.config;
     for (auto& list : one_ring.implementation) list = {kOneRing};
     int checked = 0;
     for (NetworkBackend backend : {Unaware, Aware})
         for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
                                     CollectiveKind::AllGather, CollectiveKind::AllToAll})
             for (std::uint64_t bytes = 1024; bytes <= (1ull << 30); bytes *= 8)
-                for (const SystemConfig* sys : {static_cast<const SystemConfig*>(&lab.system), static_cast<const SystemConfig*>(&one_ring)}) {
-                    const double rings = time_of(lab.network, *sys, backend, kind, bytes);
+                for (const SystemConfig* sys : {static_cast<const SystemConfig*>(&lab.system.config), static_cast<const SystemConfig*>(&one_ring)}) {
+                    const double rings = time_of(lab.system.network, *sys, backend, kind, bytes);
                     const double grid_time = time_of(torus, *sys, backend, kind, bytes);
                     INFO(collective_kind_name(kind), " ", bytes, " B, ", network_backend_name(backend));
                     CHECK(grid_time == doctest::Approx(rings).epsilon(0.01));

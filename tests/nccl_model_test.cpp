@@ -33,9 +33,9 @@ struct Run {
 
 Run run(const Preset& preset, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1, long long gpus = 8,
         const NcclForce& force = {}) {
-    const Network network = shape_cluster(preset.network, nodes, gpus);
-    const CollectiveResult r =
-        collective_time(network, preset.system, preset.backend, {kind, bytes, whole_network_group(network), force});
+    const Network network = shape_cluster(preset.system.network, nodes, gpus);
+    const CollectiveResult r = collective_time(network, preset.system.config, preset.system.backend,
+                                               {kind, bytes, whole_network_group(network), force});
     return {r.time_ns / 1000.0, std::string(r.algorithm), r.nics, r.channels};
 }
 
@@ -45,7 +45,7 @@ constexpr std::uint64_t GiB = 1u << 30;
 }  // namespace
 
 TEST_CASE("NCCL's graph search and channel rules on H100 NDR nodes, for 1, 2, 4 and 8 GPUs per node") {
-    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).nccl;
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
     // One node of 8: intra steps 60, 50, 40, 30 ...; floor(370.8/60) = 6 channels
     // (360 GB/s, the best: 50 gives 350, 40 and 30 give 360, not more; 24 < 0.49
     // x 60 stops). ncclTopoDupChannels: 60 >= 50, so 12 x 30; pass 2 finds no
@@ -110,7 +110,7 @@ TEST_CASE("NCCL's graph search and channel rules on H100 NDR nodes, for 1, 2, 4 
 }
 
 TEST_CASE("NCCL's graph search on A100 HDR nodes uses the SM80 figures") {
-    const NcclParameters p = *load_preset("a100-ib-hdr200", kDirs).nccl;
+    const NcclParameters p = *load_preset("a100-ib-hdr200", kDirs).system.nccl();
     // One node: 12 x 20.0 = 240 GB/s; default intra steps 40, 30, 20 ...:
     // 6 x 40 = 240, done; dup (sm80 always doubles at >= 25) to 12 x 20: 24 channels.
     const NcclTopology one = nccl_topology(p, 8, 1, 0);
@@ -294,7 +294,7 @@ TEST_CASE("an algorithm NCCL does not have for the collective is an error naming
 }
 
 TEST_CASE("point-to-point channels follow NCCL's rule") {
-    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).nccl;
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
     auto channels = [&](std::int64_t ranks, std::int64_t nodes, std::uint64_t bytes) {
         const NcclTopology t = nccl_topology(p, ranks / nodes, nodes, 50.0);
         return nccl_p2p_channels({ranks, nodes, ranks / nodes}, t, p, bytes).channels;
@@ -359,7 +359,7 @@ TEST_CASE("time never falls as the size grows, and is finite from 0 B to 64 GiB"
     for (const char* name : {"hgx-h100", "h100-ib-ndr400", "dgx-a100", "a100-ib-hdr200"}) {
         const Preset preset = load_preset(name, kDirs);
         for (long long nodes : {1LL, 2LL, 16LL}) {
-            if (preset.network.dimensions.size() < 2 && nodes > 1) continue;
+            if (preset.system.network.dimensions.size() < 2 && nodes > 1) continue;
             for (long long gpus : {1LL, 2LL, 4LL, 8LL}) {
                 if (nodes * gpus == 1) continue;
                 for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather,
@@ -388,7 +388,7 @@ TEST_CASE("one GPU is free") {
 
 TEST_CASE("the nccl backend without NCCL parameters is an error") {
     Preset h100 = load_preset("hgx-h100", kDirs);
-    h100.system.nccl.reset();
+    h100.system.config.nccl.reset();
     try {
         run(h100, CollectiveKind::AllReduce, MiB);
         FAIL("expected an InputError");

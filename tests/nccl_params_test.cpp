@@ -62,37 +62,35 @@ TEST_CASE("the four NCCL presets load, with the nccl backend and their stated co
     for (const char* name : {"hgx-h100", "h100-ib-ndr400", "dgx-a100", "a100-ib-hdr200"}) {
         const Preset p = load_preset(name, kDirs);
         INFO(name);
-        CHECK(p.backend == NetworkBackend::Nccl);
-        REQUIRE(p.nccl);
-        REQUIRE(p.system.nccl);
-        CHECK(p.system.nccl->hardware.nvlinks_per_gpu == p.nccl->hardware.nvlinks_per_gpu);
-        CHECK(p.compute.has_value());
+        CHECK(p.system.backend == NetworkBackend::Nccl);
+        REQUIRE(p.system.nccl());
+        CHECK(p.has_compute_table);
     }
     const Preset h100 = load_preset("hgx-h100", kDirs);
-    CHECK(h100.network.dimensions[0].bandwidth_gbps == 450.0);  // 18 links x 25 GB/s
-    CHECK(h100.nccl->nvls);
-    CHECK(h100.nccl->nvls_efficiency == 0.85);
-    CHECK(h100.nccl->hardware.sm == 90);
-    CHECK(h100.nccl->hardware.nvlinks_per_gpu == 18);
-    CHECK(h100.nccl->hardware.nvlink_link_gbps == 20.6);  // SM90_NVLINK_BW
-    CHECK(h100.nccl->hardware.nics_per_node == 8);
-    CHECK(h100.nccl->hardware.pcie_gbps() == 48.0);       // Gen5 x16: 16 x 240 / 80
-    CHECK(h100.nccl->hardware.net_overhead_us() == 1.0);  // Intel host
-    CHECK(h100.nccl->nvls_channels == 16);
-    CHECK(h100.nccl->step_bytes[2] == 524288.0);  // 4 MiB Simple buffer / 8 steps
-    CHECK(h100.nccl->base_latency_us[static_cast<int>(NcclAlgorithm::Ring)][0] == 6.6);
-    CHECK(h100.nccl->tree_correction[2][11] == 0.5);
-    CHECK(h100.compute->peak_tflops_bf16 == 989.4);
+    CHECK(h100.system.network.dimensions[0].bandwidth_gbps == 450.0);  // 18 links x 25 GB/s
+    CHECK(h100.system.nccl()->nvls);
+    CHECK(h100.system.nccl()->nvls_efficiency == 0.85);
+    CHECK(h100.system.nccl()->hardware.sm == 90);
+    CHECK(h100.system.nccl()->hardware.nvlinks_per_gpu == 18);
+    CHECK(h100.system.nccl()->hardware.nvlink_link_gbps == 20.6);  // SM90_NVLINK_BW
+    CHECK(h100.system.nccl()->hardware.nics_per_node == 8);
+    CHECK(h100.system.nccl()->hardware.pcie_gbps() == 48.0);       // Gen5 x16: 16 x 240 / 80
+    CHECK(h100.system.nccl()->hardware.net_overhead_us() == 1.0);  // Intel host
+    CHECK(h100.system.nccl()->nvls_channels == 16);
+    CHECK(h100.system.nccl()->step_bytes[2] == 524288.0);  // 4 MiB Simple buffer / 8 steps
+    CHECK(h100.system.nccl()->base_latency_us[static_cast<int>(NcclAlgorithm::Ring)][0] == 6.6);
+    CHECK(h100.system.nccl()->tree_correction[2][11] == 0.5);
+    CHECK(h100.system.device.peak_tflops_bf16 == 989.4);
     const Preset a100 = load_preset("dgx-a100", kDirs);
-    CHECK_FALSE(a100.nccl->nvls);
-    CHECK(a100.network.dimensions[0].bandwidth_gbps == 300.0);  // 12 links x 25 GB/s
-    CHECK(a100.nccl->ll_max_bus_bandwidth[0] == 87.7);
-    CHECK(a100.nccl->hardware.sm == 80);
-    CHECK(a100.nccl->hardware.nvlinks_per_gpu == 12);
-    CHECK(a100.nccl->hardware.nvlink_link_gbps == 20.0);  // SM80_NVLINK_BW
-    CHECK(a100.nccl->hardware.pcie_gbps() == 24.0);       // Gen4 x16
-    CHECK(a100.nccl->hardware.net_overhead_us() == 2.0);  // AMD EPYC host
-    CHECK(a100.nccl->ll128_max_bandwidth_per_channel == 20.0);  // Ampere perChMaxRingLL128Bws
+    CHECK_FALSE(a100.system.nccl()->nvls);
+    CHECK(a100.system.network.dimensions[0].bandwidth_gbps == 300.0);  // 12 links x 25 GB/s
+    CHECK(a100.system.nccl()->ll_max_bus_bandwidth[0] == 87.7);
+    CHECK(a100.system.nccl()->hardware.sm == 80);
+    CHECK(a100.system.nccl()->hardware.nvlinks_per_gpu == 12);
+    CHECK(a100.system.nccl()->hardware.nvlink_link_gbps == 20.0);  // SM80_NVLINK_BW
+    CHECK(a100.system.nccl()->hardware.pcie_gbps() == 24.0);       // Gen4 x16
+    CHECK(a100.system.nccl()->hardware.net_overhead_us() == 2.0);  // AMD EPYC host
+    CHECK(a100.system.nccl()->ll128_max_bandwidth_per_channel == 20.0);  // Ampere perChMaxRingLL128Bws
 }
 
 TEST_CASE("the multi-node presets share their node's NCCL constants") {
@@ -118,8 +116,8 @@ TEST_CASE("the multi-node presets share their node's NCCL constants") {
         CHECK(a.network_latency_us == b.network_latency_us);
         CHECK(a.p2p_per_channel_net_bandwidth == b.p2p_per_channel_net_bandwidth);
     };
-    same(*load_preset("hgx-h100", kDirs).nccl, *load_preset("h100-ib-ndr400", kDirs).nccl);
-    same(*load_preset("dgx-a100", kDirs).nccl, *load_preset("a100-ib-hdr200", kDirs).nccl);
+    same(*load_preset("hgx-h100", kDirs).system.nccl(), *load_preset("h100-ib-ndr400", kDirs).system.nccl());
+    same(*load_preset("dgx-a100", kDirs).system.nccl(), *load_preset("a100-ib-hdr200", kDirs).system.nccl());
 }
 
 TEST_CASE("bad [nccl] tables name file, line and key") {

@@ -217,7 +217,7 @@ struct Sweep {
 
 std::shared_ptr<const NcclParameters> nccl_parameters() {
     static const Preset preset = load_preset("h100-ib-ndr400", {DTCALC_PRESETS_DIR});
-    return preset.system.nccl;
+    return preset.system.config.nccl;
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ TEST_CASE("collective_time(system, query): the system's backend prices the query
 }
 
 TEST_CASE("a forced NCCL algorithm is part of the query, not of the system") {
-    const System h100 = load_preset("hgx-h100", kDirs).as_system();
+    const System h100 = load_preset("hgx-h100", kDirs).system;
     REQUIRE(h100.nccl() != nullptr);
     const CommGroup all = whole_network_group(h100.network);
     const std::uint64_t GiB = 1u << 30;
@@ -63,7 +63,7 @@ TEST_CASE("a forced NCCL algorithm is part of the query, not of the system") {
 
 TEST_CASE("a preset and a source give one System: network, knobs with the NCCL constants, backend, device") {
     const Preset preset = load_preset("hgx-h100", kDirs);
-    const System s = preset.as_system();
+    const System& s = preset.system;
     CHECK(s.backend == NetworkBackend::Nccl);
     CHECK(s.network.total_npus() == 8);
     CHECK(s.network.dimensions[0].bandwidth_gbps == 450.0);  // 18 NVLinks x 25 GB/s

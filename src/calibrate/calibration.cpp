@@ -12,6 +12,7 @@
 #include "calibrate/log_space_search.h"
 #include "calibrate/row_predictor.h"
 #include "config/calibration_table.h"
+#include "config/preset.h"
 #include "validate/validation_plan.h"
 
 namespace dtcalc {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <optional>
 
 #include "config/preset.h"
 #include "predict/predict_options.h"
@@ -86,16 +85,14 @@ void RowPredictor::predict_rows(const std::vector<double>& values, const std::ve
         }
     }
     const Preset preset = preset_from_config(root_, path_);
-    std::optional<TrainingDevice> device;
     for (std::size_t i : which) {
         const MeasuredRow& row = rows_[i];
         if (row.collective) {
-            out[i] = predict_nccl_measurement(preset, {}, *row.collective).time_ns / 1000.0;
+            out[i] = predict_nccl_measurement(preset.system, {}, *row.collective).time_ns / 1000.0;
         } else {
-            if (!device) device = preset.training_device();
             PredictInputs in = training_inputs_[row.training_index];
-            in.system.device = *device;
-            in.system.config = preset.system;
+            in.system.device = preset.system.device;
+            in.system.config = preset.system.config;
             // predict()'s numbers to the last bit, without building the step's DAG (sweep/step_replay.h).
             const PredictResult r = predict_without_schedule(in, scratch_);
             if (!r.plan_problems.empty())

@@ -150,15 +150,16 @@ void run_gen_workload(const GenWorkloadOptions& o, const CLI::App& command, cons
         // dense peak of the datatype's precision and the HBM bandwidth.
         if (device.peak_tflops_bf16 <= 0 && !o.system.preset.empty()) {
             const Preset preset = load_preset(o.system.preset, preset_dirs);
-            if (preset.compute) {
-                device.peak_tflops_bf16 = roofline_peak_for_datatype(*preset.compute, o.datatype_size);
+            if (preset.has_compute_table) {
+                const TrainingDevice& table = preset.system.device;
+                device.peak_tflops_bf16 = roofline_peak_for_datatype(table, o.datatype_size);
                 if (device.peak_tflops_bf16 <= 0)
                     throw InputError({"--datatype-size", 0, 0, ""},
                                      fmt::format("preset {} states no peak for {}-byte elements (it gives bf16{}{})",
                                                  preset.name, o.datatype_size,
-                                                 preset.compute->peak_tflops_fp8 > 0 ? ", fp8" : "",
-                                                 preset.compute->peak_tflops_fp32 > 0 ? ", fp32" : ""));
-                device.hbm_gbps = preset.compute->hbm_gbps;
+                                                 table.peak_tflops_fp8 > 0 ? ", fp8" : "",
+                                                 table.peak_tflops_fp32 > 0 ? ", fp32" : ""));
+                device.hbm_gbps = table.hbm_gbps;
             }
         }
         compute.device = device;

@@ -30,7 +30,7 @@ void list_presets_table(const std::vector<std::string>& dirs) {
     fmt::print("presets:\n");
     for (const std::string& name : list_presets(dirs)) {
         const Preset p = load_preset(name, dirs);
-        fmt::print("  {:<30} {:>6} NPUs  {:<14} {}\n", name, p.network.total_npus(), network_backend_name(p.backend),
+        fmt::print("  {:<30} {:>6} NPUs  {:<14} {}\n", name, p.system.network.total_npus(), network_backend_name(p.system.backend),
                    p.description);
     }
 }

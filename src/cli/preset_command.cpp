@@ -56,7 +56,7 @@ void run_preset(const PresetOptions& o, const std::vector<std::string>& preset_d
         }
         if (source.nodes || source.gpus_per_node) {
             // Reshape as every command does, and state the shape in the file.
-            const Network shaped = shape_cluster(preset.network, source.nodes, source.gpus_per_node);
+            const Network shaped = shape_cluster(preset.system.network, source.nodes, source.gpus_per_node);
             ConfigValue& counts = *field(*field(preset.tree, "network"), "npus_count");
             for (std::size_t i = 0; i < counts.items.size() && i < shaped.dimensions.size(); ++i)
                 counts.items[i].number = shaped.dimensions[i].npus;
@@ -81,7 +81,7 @@ void run_preset(const PresetOptions& o, const std::vector<std::string>& preset_d
     out.close();
     if (!out) throw InputError({"--write", 0, 0, ""}, "cannot write '" + o.write + "'");
     fmt::print("wrote {}: preset {}, {} NPUs, backend {}\n", o.write, field(tree, "name")->text,
-               preset.network.total_npus(), network_backend_name(parse_network_backend(field(tree, "backend")->text).value()));
+               preset.system.network.total_npus(), network_backend_name(parse_network_backend(field(tree, "backend")->text).value()));
 }
 
 }  // namespace

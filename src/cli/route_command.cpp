@@ -42,7 +42,7 @@ void run_route(const RouteOptions& options, const std::vector<std::string>& pres
     if (!options.network_file.empty())
         network = load_astra_network_yaml(options.network_file);
     else if (!options.preset.empty())
-        network = load_preset(options.preset, preset_dirs).network;
+        network = load_preset(options.preset, preset_dirs).system.network;
     else
         throw InputError({"--network", 0, 0, ""}, "missing: give --network FILE (a network YAML) or --preset NAME");
     const NetworkRoute route =

@@ -120,19 +120,6 @@ double roofline_peak_for_datatype(const TrainingDevice& compute, int datatype_by
     }
 }
 
-TrainingDevice Preset::training_device() const {
-    TrainingDevice d = compute ? *compute : roofline_device(system.peak_perf_tflops, system.local_mem_bw_gbps);
-    d.name = name;
-    return d;
-}
-
-System Preset::as_system() const& { return {network, system, backend, training_device()}; }
-
-System Preset::as_system() && {
-    TrainingDevice device = training_device();
-    return {std::move(network), std::move(system), backend, std::move(device)};
-}
-
 namespace {
 
 // The keys of a preset composed of catalogue items.
@@ -189,15 +176,20 @@ Preset preset_from_config(const ConfigValue& root, const std::string& path) {
     const ConfigValue& backend = reader.required("backend");
     const auto parsed = parse_network_backend(as_string(backend));
     if (!parsed) fail_at(backend, "expected 'astra-unaware', 'astra-aware' or 'nccl', got '" + backend.text + "'");
-    preset.backend = *parsed;
-    preset.network = network_from_config(reader.required("network"));
-    preset.system = system_config_from(reader.required("system"), preset.network.dimensions.size());
-    if (const ConfigValue* compute = reader.optional("compute")) preset.compute = compute_from(*compute);
-    if (const ConfigValue* nccl = reader.optional("nccl")) {
-        preset.nccl = nccl_parameters_from(*nccl);
-        preset.system.nccl = std::make_shared<const NcclParameters>(*preset.nccl);
+    System& system = preset.system;
+    system.backend = *parsed;
+    system.network = network_from_config(reader.required("network"));
+    system.config = system_config_from(reader.required("system"), system.network.dimensions.size());
+    if (const ConfigValue* compute = reader.optional("compute")) {
+        system.device = compute_from(*compute);
+        preset.has_compute_table = true;
+    } else {
+        system.device = roofline_device(system.config.peak_perf_tflops, system.config.local_mem_bw_gbps);
     }
-    if (preset.backend == NetworkBackend::Nccl && !preset.nccl)
+    system.device.name = preset.name;
+    if (const ConfigValue* nccl = reader.optional("nccl"))
+        system.config.nccl = std::make_shared<const NcclParameters>(nccl_parameters_from(*nccl));
+    if (system.backend == NetworkBackend::Nccl && !system.nccl())
         fail_at(backend, "backend 'nccl' needs an [nccl] table in the preset");
     if (const ConfigValue* calibration = reader.optional("calibration"))
         preset.calibration = calibration_from(*calibration, root);

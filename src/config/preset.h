@@ -1,23 +1,18 @@
 #pragma once
-// A preset: a named system (network + system knobs + default backend) in
+// A preset: a named system (network, system knobs, backend, device) in
 // `presets/NAME.toml`, each citing where its numbers come from.
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "collective/backend.h"
-#include "collective/nccl/nccl_parameters.h"
 #include "compute/system.h"
 #include "compute/training_device.h"
 #include "config/calibration_table.h"
 #include "config/config_value.h"
 #include "config/hardware_catalogue.h"
-#include "network/network.h"
-#include "system/system_config.h"
 
 namespace dtcalc {
 
-/// The accelerator (Preset::compute), from a preset's optional [compute] table:
+/// The accelerator (Preset::system.device), from a preset's optional [compute] table:
 /// `peak-tflops-bf16`, `peak-tflops-fp8`, `peak-tflops-fp32` (dense TFLOP/s),
 /// `hbm-bandwidth-gbps`, `hbm-capacity-gib`, and the achieved fractions of
 /// peak `gemm-efficiency` and `gemm-efficiency-fp8` (lists of [FLOPs of one
@@ -42,15 +37,15 @@ struct Preset {
     std::string name;
     std::string description;
     std::vector<std::string> sources;
-    NetworkBackend backend = NetworkBackend::AstraUnaware;
-    Network network;
-    SystemConfig system;
-    /// The [compute] table's device (named by training_device()); none without the table.
-    std::optional<TrainingDevice> compute;
-    /// The nccl backend's constants ([nccl] table, config/nccl_params_reader.h);
-    /// also shared into `system.nccl` so every collective priced with the
-    /// system sees them.
-    std::optional<NcclParameters> nccl;
+    /// The system the preset describes: its network, system knobs (with the
+    /// [nccl] table's constants, config/nccl_params_reader.h, in
+    /// `system.config.nccl`), backend, and device: the [compute] table's,
+    /// or the system's peak-perf and local-mem-bw at full efficiency
+    /// (ASTRA-sim's roofline); named after the preset.
+    System system;
+    /// Whether the preset has a [compute] table (`system.device` is that
+    /// table's rather than the roofline of peak-perf and local-mem-bw).
+    bool has_compute_table = false;
     /// The constants `dtcalc calibrate` may fit, with their bounds (the
     /// optional [calibration] table, config/calibration_table.h).
     std::vector<CalibratedConstant> calibration;
@@ -58,14 +53,6 @@ struct Preset {
     /// The preset as a whole table (a composed preset expanded): what
     /// `dtcalc preset --write` writes and what reads back as the same preset.
     ConfigValue tree;
-
-    /// The device `predict` times compute on: `compute`, or the system's
-    /// peak-perf and local-mem-bw (see the [compute] table above).
-    TrainingDevice training_device() const;
-    /// The system the preset describes: its network, system knobs, backend
-    /// and device (the rvalue form moves the network and knobs out).
-    System as_system() const&;
-    System as_system() &&;
 };
 
 /// `name_or_path` is a file path (it contains '/' or ends in ".toml") or a

@@ -83,13 +83,12 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         throw OptionError("preset", "give either a preset or a network and a system, not both");
     if (cluster) {
         ClusterChoice chosen;
-        Preset preset = preset_from_config(compose_cluster(cluster_request(options), preset_dirs, &chosen), "");
+        out.system = preset_from_config(compose_cluster(cluster_request(options), preset_dirs, &chosen), "").system;
         out.label = cluster_label(chosen);
-        out.system = std::move(preset).as_system();
         out.from_catalogue = true;
     } else if (!options.preset.empty()) {
         Preset preset = load_preset(options.preset, preset_dirs);
-        out.system = std::move(preset).as_system();
+        out.system = std::move(preset.system);
         out.label = "preset " + preset.name;
     } else if (files) {
         if (options.network_file.empty())

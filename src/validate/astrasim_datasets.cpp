@@ -48,9 +48,8 @@ DatasetResult run_astrasim_hgx_dataset(const DatasetSpec& spec, const Validation
     const std::size_t c_astrasim = table.column("astrasim_us");
     const std::size_t c_notes = table.column("notes");
 
-    Preset preset = load_preset(spec.preset, context.preset_dirs);
-    const NcclForce force = dataset_nccl_force(preset.system, spec);
-    const System system = std::move(preset).as_system();
+    const System system = load_preset(spec.preset, context.preset_dirs).system;
+    const NcclForce force = dataset_nccl_force(system, spec);
 
     DatasetResult out;
     out.reference_name = "ASTRA-sim";

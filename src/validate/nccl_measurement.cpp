@@ -9,18 +9,18 @@ std::string nccl_group_name(const NcclMeasurement& row) {
            std::to_string(row.nodes) + "node";
 }
 
-CollectiveResult predict_nccl_measurement(const Preset& preset, const NcclForce& force, const NcclMeasurement& row) {
-    System system;  // the preset's knobs and backend on the row's shape; the device plays no part
+CollectiveResult predict_nccl_measurement(const System& system, const NcclForce& force, const NcclMeasurement& row) {
+    System shaped;  // the system's knobs and backend on the row's shape; the device plays no part
     try {
-        system.network = shape_cluster(preset.network, row.nodes, row.gpus_per_node);
+        shaped.network = shape_cluster(system.network, row.nodes, row.gpus_per_node);
     } catch (const InputError& e) {
         throw InputError(row.where, e.detail());
     }
-    system.config = preset.system;
-    system.backend = preset.backend;
-    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(system.network), force};
+    shaped.config = system.config;
+    shaped.backend = system.backend;
+    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), force};
     try {
-        return collective_time(system, query);
+        return collective_time(shaped, query);
     } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
         throw InputError(row.where, e.what());
     }

@@ -8,7 +8,7 @@
 
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_parameters.h"
-#include "config/preset.h"
+#include "compute/system.h"
 #include "core/collective_kind.h"
 #include "core/error.h"
 
@@ -30,9 +30,9 @@ struct NcclMeasurement {
 /// (collective x total GPUs x nodes).
 std::string nccl_group_name(const NcclMeasurement& row);
 
-/// dtcalc's prediction of `row` on `preset` reshaped to the row's nodes x GPUs
-/// per node (network/cluster_shape.h), the whole cluster as the communicator.
-/// Throws InputError at the row for a shape the preset cannot take.
-CollectiveResult predict_nccl_measurement(const Preset& preset, const NcclForce& force, const NcclMeasurement& row);
+/// dtcalc's prediction of `row` on `system` (a preset's) reshaped to the row's
+/// nodes x GPUs per node (network/cluster_shape.h), the whole cluster as the
+/// communicator. Throws InputError at the row for a shape the system cannot take.
+CollectiveResult predict_nccl_measurement(const System& system, const NcclForce& force, const NcclMeasurement& row);
 
 }  // namespace dtcalc

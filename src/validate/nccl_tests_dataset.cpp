@@ -12,7 +12,7 @@
 
 namespace dtcalc {
 
-NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec) {
+NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
     if (spec.algorithm.empty() && spec.protocol.empty()) return {};
     auto at = [&](const InputLocation& where, const char* key) {
         if (where.line > 0) return where;
@@ -22,7 +22,7 @@ NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec
     };
     const InputLocation algorithm_at = at(spec.algorithm_where, "algorithm");
     const InputLocation protocol_at = at(spec.protocol_where, "protocol");
-    if (!system.nccl)
+    if (!system.nccl())
         throw InputError(spec.algorithm.empty() ? protocol_at : algorithm_at,
                          "forcing an algorithm or protocol needs a preset with an [nccl] table");
     NcclForce force;
@@ -42,12 +42,12 @@ NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
     const MeasuredInputs inputs = read_measured_inputs({spec.file}, spec.shape, spec.preset);
     const std::vector<NcclMeasurement>& rows = inputs.collectives;
-    Preset preset = load_preset(spec.preset, context.preset_dirs);
-    const NcclForce force = dataset_nccl_force(preset.system, spec);
+    const System system = load_preset(spec.preset, context.preset_dirs).system;
+    const NcclForce force = dataset_nccl_force(system, spec);
 
     DatasetResult out;
     for (const NcclMeasurement& row : rows) {
-        const CollectiveResult result = predict_nccl_measurement(preset, force, row);
+        const CollectiveResult result = predict_nccl_measurement(system, force, row);
         ValidationCase c;
         c.dataset = spec.name;
         c.group = nccl_group_name(row);

@@ -8,8 +8,8 @@
 // Groups: "<collective>/<gpus>gpu/<nodes>node". Files of training cases among
 // the inputs (`validate --dataset my-runs/`) are predicted as the "training"
 // kind predicts them, grouped by their metric.
-#include "system/system_config.h"
 #include "collective/nccl/nccl_parameters.h"
+#include "compute/system.h"
 #include "validate/dataset_kind.h"
 
 namespace dtcalc {
@@ -19,6 +19,6 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
 /// The dataset's `algorithm` / `protocol` (empty: NCCL's choice), for its
 /// queries to carry. Throws InputError at the key for a bad name or a system
 /// without NCCL parameters.
-NcclForce dataset_nccl_force(const SystemConfig& system, const DatasetSpec& spec);
+NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec);
 
 }  // namespace dtcalc

@@ -7,8 +7,8 @@
 
 extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     using namespace dtcalc;
-    static const Preset preset =
-        load_preset(std::string(DTCALC_SOURCE_DIR) + "/presets/h100-ib-ndr400.toml", {});
+    static const System system =
+        load_preset(std::string(DTCALC_SOURCE_DIR) + "/presets/h100-ib-ndr400.toml", {}).system;
     try {
         const std::vector<NcclMeasurement> rows =
             parse_nccl_tests_log(std::string(fuzz::as_text(data, size)), "fuzz.log");
@@ -16,7 +16,7 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
             fuzz::require_finite(rows[i].time_us, "measured time");
             if (!(rows[i].time_us > 0)) fuzz::finding("a row's time is not > 0", rows[i].time_us);
             try {
-                fuzz::require_finite(predict_nccl_measurement(preset, {}, rows[i]).time_ns, "predicted time");
+                fuzz::require_finite(predict_nccl_measurement(system, {}, rows[i]).time_ns, "predicted time");
             } catch (const InputError& e) {
                 fuzz::rejected(e);  // a shape or size the preset cannot take: an error at the row
             }
