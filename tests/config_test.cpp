@@ -173,6 +173,25 @@ TEST_CASE("presets load by name, and every shipped preset is valid") {
     CHECK(error_of([&] { load_preset("no-such-preset", dirs); }).starts_with("preset: no preset named 'no-such-preset' (known: "));
 }
 
+TEST_CASE("a preset's System: its device is the [compute] table's, or the roofline of peak-perf and local-mem-bw") {
+    const std::vector<std::string> dirs{DTCALC_PRESETS_DIR};
+    // lab-system1.toml has no [compute] table: peak-perf = 450 TFLOP/s and
+    // local-mem-bw = 3000 GB/s at full efficiency (ASTRA-sim's roofline).
+    const Preset lab = load_preset("lab-system1", dirs);
+    CHECK_FALSE(lab.has_compute_table);
+    CHECK(lab.system.device.peak_tflops_bf16 == 450);
+    CHECK(lab.system.device.hbm_gbps == 3000);
+    CHECK(lab.system.device.name == "lab-system1");
+    CHECK(lab.system.nccl() == nullptr);
+    // hgx-h100 is composed of the catalogue's h100-sxm, whose [compute] table gives
+    // the dense BF16 peak 989.4 TFLOP/s (H100 SXM datasheet) and NCCL's constants.
+    const Preset hgx = load_preset("hgx-h100", dirs);
+    CHECK(hgx.has_compute_table);
+    CHECK(hgx.system.device.peak_tflops_bf16 == 989.4);
+    CHECK(hgx.system.device.name == "hgx-h100");
+    CHECK(hgx.system.nccl() != nullptr);
+}
+
 TEST_CASE("shipped GPU presets: GEMM plateaus from each device's own benchmark point") {
     const std::vector<std::string> dirs{DTCALC_PRESETS_DIR};
     // H100 BF16 0.803 at 2048 x 2048 x 13312: 128 x 256, 256 x 128 and 128 x 128 tiles
