@@ -56,10 +56,10 @@ BENCHMARK(BM_PredictGpt3)->Arg(1)->Arg(2)->Arg(1024)->Unit(benchmark::kMicroseco
 PredictInputs llama405b_nemo_inputs() {
     PredictOptions o;
     o.model = "llama3.1-405b";
-    o.preset = "h100-ib-ndr400";
+    o.system.preset = "h100-ib-ndr400";
     o.framework = "nemo";
-    o.nodes = 128;
-    o.gpus_per_node = 8;
+    o.system.nodes = 128;
+    o.system.gpus_per_node = 8;
     o.tp = 8;
     o.pp = 8;
     o.vpp = 8;

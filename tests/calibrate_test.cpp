@@ -453,7 +453,7 @@ TEST_CASE("recovery on training cases: the framework term the data were made wit
     double information = 0;
     for (TrainingCase c : plans) {
         truth_value.push_back(evaluate_training_case(c, kPresetDirs, kModelDirs).predicted);
-        c.options.preset = up_file;
+        c.options.system.preset = up_file;
         const double sensitivity =
             std::log(evaluate_training_case(c, kPresetDirs, kModelDirs).predicted / truth_value.back()) / std::log(1.01);
         information += sensitivity * sensitivity;

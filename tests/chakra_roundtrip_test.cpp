@@ -139,7 +139,7 @@ TEST_CASE("two roles with a send, a receive, a collective across them, host and 
 TEST_CASE("a model-builder workload (Llama-2 7B, TP 4, PP 4, 1F1B on 64 NPUs): export, read back, same timeline") {
     PredictOptions options;
     options.model = "llama2-7b";
-    options.preset = "lab-system1";
+    options.system.preset = "lab-system1";
     options.tp = 4;
     options.pp = 4;
     options.mbs = 1;

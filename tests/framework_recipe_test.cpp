@@ -24,7 +24,7 @@ const std::vector<std::string> kModels{std::string(DTCALC_SOURCE_DIR) + "/models
 
 ParallelPlan plan_of(PredictOptions o) {
     o.model = "llama2-7b";
-    o.preset = "hgx-h100";
+    o.system.preset = "hgx-h100";
     return resolve_prediction(o, kPresets, kModels).inputs.plan;
 }
 

@@ -201,12 +201,12 @@ TEST_CASE("a cluster from flags gives exactly the numbers of the equivalent pres
         same_collectives(a.system, b.system);
 
         PredictOptions po;
-        po.preset = c.preset;
+        po.system.preset = c.preset;
         PredictOptions fo;
-        fo.gpu = c.gpu;
-        fo.nic = c.nic;
-        fo.gpus_per_node = 8;
-        fo.nodes = c.nodes;
+        fo.system.gpu = c.gpu;
+        fo.system.nic = c.nic;
+        fo.system.gpus_per_node = 8;
+        fo.system.nodes = c.nodes;
         const PredictResult pa = predicted(po), fa = predicted(fo);
         CHECK(pa.iteration_ns == fa.iteration_ns);
         CHECK(pa.exposed_comm_ns == fa.exposed_comm_ns);
@@ -215,15 +215,15 @@ TEST_CASE("a cluster from flags gives exactly the numbers of the equivalent pres
     }
     SUBCASE("--nodes and --gpus-per-node reshape the preset as they build the cluster") {
         PredictOptions po;
-        po.preset = "h100-ib-ndr400";
-        po.nodes = 4;
-        po.gpus_per_node = 4;
+        po.system.preset = "h100-ib-ndr400";
+        po.system.nodes = 4;
+        po.system.gpus_per_node = 4;
         PredictOptions fo;
-        fo.gpu = "h100-sxm";
-        fo.nodes = 4;
-        fo.gpus_per_node = 4;
-        fo.nics_per_node = 8;  // the preset keeps its 8 NICs per node when reshaped
-        fo.nic = "ndr400";
+        fo.system.gpu = "h100-sxm";
+        fo.system.nodes = 4;
+        fo.system.gpus_per_node = 4;
+        fo.system.nics_per_node = 8;  // the preset keeps its 8 NICs per node when reshaped
+        fo.system.nic = "ndr400";
         CHECK(predicted(po).iteration_ns == predicted(fo).iteration_ns);
     }
 }

@@ -125,7 +125,7 @@ TEST_CASE("option schema: an option that cannot be used, where the caller gave i
     // The library alone: the option's name.
     PredictOptions o;
     o.model = "gpt2";
-    o.preset = "hgx-h100";
+    o.system.preset = "hgx-h100";
     o.schedule = "zb";
     CHECK(error_of([&] { resolve_prediction(o, kPresets, kModels); }) == "schedule: expected gpipe, 1f1b or interleaved, got 'zb'");
 }

@@ -46,7 +46,7 @@ bool contains(const std::vector<std::string>& all, const std::string& one) {
 PredictOptions options(const char* model, const char* preset) {
     PredictOptions o;
     o.model = model;
-    o.preset = preset;
+    o.system.preset = preset;
     return o;
 }
 

@@ -131,7 +131,7 @@ TEST_CASE("predict: with TP overlap exactly one of tp chunks of the TP communica
     // GEMMs that take longer, so exposed TP = communication / 8.
     PredictOptions o;
     o.model = "llama2-7b";
-    o.preset = "hgx-h100";
+    o.system.preset = "hgx-h100";
     o.tp = 8;
     o.sequence_parallel = true;
     o.tp_comm_overlap = true;

@@ -68,7 +68,7 @@ void compare(const PredictOptions& o, ReplayScratch& scratch, Counts& counts) {
     }
     if (!a.plan_problems.empty() || !predict_error.empty()) ++counts.cannot_run;
     if (!same && counts.mismatched++ == 0)
-        counts.first_mismatch = o.model + " on " + o.preset + " dp " + std::to_string(o.dp.value_or(0)) + " tp " +
+        counts.first_mismatch = o.model + " on " + o.system.preset + " dp " + std::to_string(o.dp.value_or(0)) + " tp " +
                                 std::to_string(o.tp) + " pp " + std::to_string(o.pp) + " cp " + std::to_string(o.cp) +
                                 " schedule " + o.schedule + " vpp " + std::to_string(o.vpp) + ": iteration " +
                                 std::to_string(a.iteration_ns) + " vs " + std::to_string(b.iteration_ns) + ", comm " +
@@ -93,7 +93,7 @@ TEST_CASE("the replay gives predict()'s numbers on the lab systems (pp, tp, cp, 
                                 if (64 % (pp * tp * cp) != 0) continue;
                                 PredictOptions o;
                                 o.model = model;
-                                o.preset = pp == 2 ? "lab-system2" : "lab-system1";
+                                o.system.preset = pp == 2 ? "lab-system2" : "lab-system1";
                                 o.pp = pp;
                                 o.tp = tp;
                                 o.cp = cp;
@@ -122,7 +122,7 @@ TEST_CASE("the replay gives predict()'s numbers for every pipeline schedule and 
                     for (long long gbs : {16LL, 48LL, 96LL}) {
                         PredictOptions o;
                         o.model = "gpt3-175b";
-                        o.preset = "lab-system1";
+                        o.system.preset = "lab-system1";
                         o.pp = pp;
                         o.tp = 4;
                         o.dp = 64 / (4 * pp);
@@ -146,9 +146,9 @@ TEST_CASE("the replay gives predict()'s numbers with the nccl backend, MoE exper
             for (const char* precision : {"bf16", "fp8"}) {
                 PredictOptions o;
                 o.model = "llama3-70b";
-                o.preset = "h100-ib-ndr400";
-                o.nodes = 8;
-                o.gpus_per_node = 8;
+                o.system.preset = "h100-ib-ndr400";
+                o.system.nodes = 8;
+                o.system.gpus_per_node = 8;
                 o.tp = tp;
                 o.pp = pp;
                 o.gbs = 128;
@@ -160,7 +160,7 @@ TEST_CASE("the replay gives predict()'s numbers with the nccl backend, MoE exper
         for (int tp : {1, 2}) {
             PredictOptions o;
             o.model = "mixtral-8x7b";
-            o.preset = "hgx-h100";
+            o.system.preset = "hgx-h100";
             o.tp = tp;
             o.ep = ep;
             o.gbs = 64;
@@ -171,7 +171,7 @@ TEST_CASE("the replay gives predict()'s numbers with the nccl backend, MoE exper
             for (int zero : {0, 1, 2, 3}) {
                 PredictOptions o;
                 o.model = model;
-                o.preset = preset;
+                o.system.preset = preset;
                 o.zero = zero;
                 compare(o, scratch, counts);
             }
@@ -184,7 +184,7 @@ TEST_CASE("the replay reports a plan predict() cannot run the same way") {
     ReplayScratch scratch;
     PredictOptions o;
     o.model = "gpt3-175b";
-    o.preset = "lab-system1";
+    o.system.preset = "lab-system1";
     o.tp = 64;  // 96 heads
     const PredictInputs in = resolve_prediction(o, kPresets, kModels).inputs;
     const PredictResult r = predict_without_schedule(in, scratch);
@@ -223,9 +223,9 @@ TEST_CASE("the replay gives predict()'s numbers on thousands of random valid pla
         PredictOptions o;
         o.model = models[pick(7)];
         const bool moe = o.model == std::string("mixtral-8x7b");
-        o.preset = sys.preset;
-        o.nodes = sys.nodes;
-        o.gpus_per_node = sys.gpus_per_node;
+        o.system.preset = sys.preset;
+        o.system.nodes = sys.nodes;
+        o.system.gpus_per_node = sys.gpus_per_node;
         o.tp = power_of_two(3);
         o.pp = power_of_two(3);
         o.cp = pick(3) == 0 ? 2 : 1;

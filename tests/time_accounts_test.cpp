@@ -95,7 +95,7 @@ TEST_CASE("predict: iteration = compute + exposed + bubble; no bubble without a 
     for (int pp : {1, 2}) {
         PredictOptions o;
         o.model = "llama2-7b";
-        o.preset = "hgx-h100";
+        o.system.preset = "hgx-h100";
         o.tp = 4;
         o.pp = pp;
         o.gbs = 16;
@@ -114,7 +114,7 @@ TEST_CASE("predict: iteration = compute + exposed + bubble; no bubble without a 
 TEST_CASE("unfused attention costs time and stores the s x s scores; flash does neither") {
     PredictOptions o;
     o.model = "llama2-7b";
-    o.preset = "hgx-h100";
+    o.system.preset = "hgx-h100";
     o.tp = 8;
     o.gbs = 8;
     o.seq = 4096;
@@ -131,9 +131,9 @@ TEST_CASE("unfused attention costs time and stores the s x s scores; flash does 
 TEST_CASE("Llama 3.1 405B on pp 8 x vpp 8 runs with the embedding and loss counted as layers, not evenly") {
     PredictOptions o;
     o.model = "llama3.1-405b";
-    o.preset = "h100-ib-ndr400";
-    o.nodes = 128;
-    o.gpus_per_node = 8;
+    o.system.preset = "h100-ib-ndr400";
+    o.system.nodes = 128;
+    o.system.gpus_per_node = 8;
     o.tp = 8;
     o.pp = 8;
     o.cp = 2;

@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
     const std::string share = argv[1];
     dtcalc::PredictOptions o;
     o.model = "llama2-70b";
-    o.preset = "lab-system1";
+    o.system.preset = "lab-system1";
     o.tp = 8;
     o.gbs = 64;
     const dtcalc::ResolvedPrediction resolved = dtcalc::resolve_prediction(o, {share + "/presets"}, {share + "/models"});

@@ -48,7 +48,7 @@ RowPredictor::RowPredictor(const ConfigValue& root, std::string path, const std:
     for (const CalibratedConstant& c : constants_) leaves_.push_back(find_config_path(root_, c.key));
     for (const TrainingCase& c : data.training) {
         PredictOptions o = c.options;
-        o.preset = path_;  // the preset being fitted, whatever the case was read with
+        o.system.preset = path_;  // the preset being fitted, whatever the case was read with
         ResolvedPrediction resolved = [&] {
             try {
                 return resolve_prediction(o, options.preset_dirs, options.model_dirs);

@@ -43,26 +43,20 @@ ExportedWorkload build(const ExportCommand& c, const std::vector<std::string>& p
         throw InputError({"--model", 0, 0, ""}, "give either a WORKLOAD file or --model, not both");
     if (c.workload.empty() && options.model.empty())
         throw InputError({"WORKLOAD", 0, 0, ""}, "missing: give an ASTRA-sim 1.0 text workload, or --model with a plan");
+    // The system's flags, with --nodes and --gpus-per-node from the plan's.
+    SystemOptions source = c.system;
+    source.nodes = options.system.nodes;
+    source.gpus_per_node = options.system.gpus_per_node;
     if (!c.workload.empty()) {
         if (c.passes < 1 || c.passes > 1000)
             throw InputError({"--passes", 0, 0, ""}, "expected 1 to 1000, got " + std::to_string(c.passes));
-        SystemOptions source = c.system;
-        source.nodes = options.nodes;
-        source.gpus_per_node = options.gpus_per_node;
         ResolvedSystem sys = resolve_system(source, preset_dirs);
         const WarningsAtEnd warnings(sys.warnings);
         w.graph = build_v1_training_graph(parse_v1_workload(c.workload), sys.system.network, c.passes);
         w.system = std::move(sys.system);
         return w;
     }
-    options.preset = c.system.preset;
-    options.network_file = c.system.network_file;
-    options.system_file = c.system.system_file;
-    options.backend = c.system.backend;
-    options.gpu = c.system.gpu;
-    options.nic = c.system.nic;
-    options.nics_per_node = c.system.nics_per_node;
-    options.host_cpu = c.system.host_cpu;
+    options.system = std::move(source);
     const ResolvedPrediction resolved = resolve_prediction(options, preset_dirs, model_dirs);
     const WarningsAtEnd warnings(resolved.warnings);
     check_plan(resolved.inputs);

@@ -21,6 +21,8 @@ struct SystemSource {
     /// network they reshape (network/cluster_shape.h).
     std::string gpu, nic, host_cpu;
     std::optional<long long> nodes, gpus_per_node, nics_per_node;
+
+    bool operator==(const SystemSource&) const = default;
 };
 
 /// The catalogue cluster a source's flags describe (its gpu, nic, host CPU,

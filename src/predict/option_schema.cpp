@@ -26,14 +26,21 @@ using G = OptionTarget;
 constexpr double kMaxInt = 2147483647.0;
 constexpr double kMaxNodes = 16777216.0;  // network/cluster_shape.cpp's bound
 
-// Sets one PredictOptions field from a value of its option.
+// Sets one field (of PredictOptions or its SystemSource) from a value of its option.
+template <typename F>
+void assign(F& field, const OptionValue& v) {
+    if constexpr (std::is_same_v<F, std::string>) field = v.text;
+    else if constexpr (std::is_same_v<F, bool>) field = v.number != 0;
+    else if constexpr (std::is_same_v<F, int> || std::is_same_v<F, std::optional<int>>) field = static_cast<int>(v.number);
+    else field = static_cast<long long>(v.number);
+}
 template <auto Field>
 void set(PredictOptions& o, const OptionValue& v) {
-    using F = std::remove_cvref_t<decltype(o.*Field)>;
-    if constexpr (std::is_same_v<F, std::string>) o.*Field = v.text;
-    else if constexpr (std::is_same_v<F, bool>) o.*Field = v.number != 0;
-    else if constexpr (std::is_same_v<F, int> || std::is_same_v<F, std::optional<int>>) o.*Field = static_cast<int>(v.number);
-    else o.*Field = static_cast<long long>(v.number);
+    assign(o.*Field, v);
+}
+template <auto Field>
+void set_system(PredictOptions& o, const OptionValue& v) {
+    assign(o.system.*Field, v);
 }
 
 // Overrides one hyper-parameter of a loaded model.
@@ -81,30 +88,30 @@ const OptionDecl kOptions[] = {
     {.name = "model", .type = T::Text, .help = "model name (see `dtcalc list`) or .toml path", .aliases = "-m",
      .apply = set<&PredictOptions::model>, .base = true},
     {.name = "preset", .type = T::Text, .help = "system preset: a name or .toml path", .aliases = "-p",
-     .apply = set<&PredictOptions::preset>, .base = true},
+     .apply = set_system<&SystemSource::preset>, .base = true},
     {.name = "network", .type = T::Text, .help = "ASTRA-sim network YAML (with system)",
-     .apply = set<&PredictOptions::network_file>, .base = true},
+     .apply = set_system<&SystemSource::network_file>, .base = true},
     {.name = "system", .type = T::Text, .help = "ASTRA-sim system JSON (with network)",
-     .apply = set<&PredictOptions::system_file>, .base = true},
+     .apply = set_system<&SystemSource::system_file>, .base = true},
     {.name = "backend", .type = T::Text, .help = "network model", .default_text = "the preset's",
-     .expected = "astra-unaware, astra-aware or nccl", .accepts = is_backend, .apply = set<&PredictOptions::backend>,
+     .expected = "astra-unaware, astra-aware or nccl", .accepts = is_backend, .apply = set_system<&SystemSource::backend>,
      .base = true},
     {.name = "nodes", .help = "nodes: the outermost network dimension", .max = kMaxNodes,
-     .apply = set<&PredictOptions::nodes>, .base = true},
+     .apply = set_system<&SystemSource::nodes>, .base = true},
     {.name = "gpus_per_node", .help = "GPUs per node: the innermost dimension", .max = kMaxNodes,
-     .apply = set<&PredictOptions::gpus_per_node>, .base = true},
+     .apply = set_system<&SystemSource::gpus_per_node>, .base = true},
     {.name = "gpu", .type = T::Text,
      .help = "a GPU from the hardware catalogue (see `dtcalc list gpus`): builds the cluster, with nodes, "
              "gpus_per_node, nic and nics_per_node, instead of a preset",
-     .apply = set<&PredictOptions::gpu>, .base = true},
+     .apply = set_system<&SystemSource::gpu>, .base = true},
     {.name = "nic", .type = T::Text, .help = "the NIC of a cluster from --gpu (see `dtcalc list nics`)",
-     .default_text = "the GPU's reference node's", .apply = set<&PredictOptions::nic>, .base = true},
+     .default_text = "the GPU's reference node's", .apply = set_system<&SystemSource::nic>, .base = true},
     {.name = "nics_per_node", .help = "NICs per node of a cluster from --gpu", .max = 64,
-     .default_text = "the reference node's, or one per GPU with --nic", .apply = set<&PredictOptions::nics_per_node>,
+     .default_text = "the reference node's, or one per GPU with --nic", .apply = set_system<&SystemSource::nics_per_node>,
      .base = true},
     {.name = "host_cpu", .type = T::Text, .help = "host CPU of a cluster from --gpu: intel | amd (NCCL's network overhead)",
      .default_text = "the reference node's", .expected = "intel or amd", .accepts = is_host_cpu,
-     .apply = set<&PredictOptions::host_cpu>, .base = true},
+     .apply = set_system<&SystemSource::host_cpu>, .base = true},
     {.name = "framework", .type = T::Text,
      .help = "framework recipe whose defaults the plan options not given take: megatron-core | nemo | torchtitan | "
              "megatron-2022, or a .toml path (presets/frameworks/)",

@@ -51,18 +51,7 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     in.model = load_model(o.model, model_dirs);
     out.model_label = in.model.name;
 
-    SystemSource sys;
-    sys.preset = o.preset;
-    sys.network_file = o.network_file;
-    sys.system_file = o.system_file;
-    sys.backend = o.backend;
-    sys.gpu = o.gpu;
-    sys.nic = o.nic;
-    sys.host_cpu = o.host_cpu;
-    sys.nics_per_node = o.nics_per_node;
-    sys.nodes = o.nodes;
-    sys.gpus_per_node = o.gpus_per_node;
-    ResolvedSystem resolved = resolve_system(sys, preset_dirs);
+    ResolvedSystem resolved = resolve_system(o.system, preset_dirs);
     in.system = std::move(resolved.system);
     out.system_label = resolved.label;
     out.warnings = resolved.warnings;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/config_value.h"
+#include "config/system_source.h"
 #include "predict/framework_defaults.h"
 #include "predict/option_schema.h"
 #include "predict/predict.h"
@@ -17,11 +18,9 @@ namespace dtcalc {
 
 struct PredictOptions {
     std::string model;
-    std::string preset;
-    std::string network_file, system_file, backend;
-    std::optional<long long> nodes, gpus_per_node;
-    std::string gpu, nic, host_cpu;  ///< a cluster from the hardware catalogue (instead of a preset)
-    std::optional<long long> nics_per_node;
+    /// The system: a preset, ASTRA-sim's files or a cluster from the hardware
+    /// catalogue, with its backend and shape (config/system_source.h).
+    SystemSource system;
     std::optional<int> dp;
     int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1, zero = 0;
     std::optional<int> mbs;  ///< default 1, or a layer-list model's batch per GPU

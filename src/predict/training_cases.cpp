@@ -68,7 +68,7 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         PredictOptions& o = c.options;
         const std::string local = model_dir + "/" + f[1] + ".toml";
         o.model = std::filesystem::exists(local) ? local : f[1];
-        o.preset = preset;
+        o.system.preset = preset;
         for (std::size_t k = kFirstOption; k <= last_option; ++k) {  // framework ... recompute: options by name
             const OptionDecl* option = find_option(expected[k]);
             std::string what;

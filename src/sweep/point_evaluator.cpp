@@ -145,9 +145,9 @@ int PointEvaluator::load_target(std::span<const Assigned> values) {
     for (const Assigned& a : values)
         if (a.param->target == ParamTarget::Option && changes_base(*a.param)) apply_option(o, *a.param, *a.value);
     o.model = locate_file(o.model);
-    o.preset = locate_file(o.preset);
-    o.network_file = locate_file(o.network_file);
-    o.system_file = locate_file(o.system_file);
+    o.system.preset = locate_file(o.system.preset);
+    o.system.network_file = locate_file(o.system.network_file);
+    o.system.system_file = locate_file(o.system.system_file);
     ResolvedPrediction resolved;
     try {
         resolved = resolve_prediction(o, preset_dirs_, model_dirs_);

@@ -12,7 +12,7 @@ ValidationCase training_validation_case(const TrainingCase& c, const std::string
     v.group = c.metric;
     v.label = c.id;
     v.source = c.source;
-    v.x = static_cast<double>(c.options.nodes.value_or(1) * c.options.gpus_per_node.value_or(1));
+    v.x = static_cast<double>(c.options.system.nodes.value_or(1) * c.options.system.gpus_per_node.value_or(1));
     v.measured = c.measured;
     v.predicted = r.predicted;
     v.unit = training_metric_unit(c.metric);

@@ -12,9 +12,9 @@ extern "C" int DTCALC_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
         (void)load_model(path, {});
         PredictOptions options;
         options.model = path;
-        options.preset = "hgx-h100";
-        options.gpus_per_node = 8;
-        options.nodes = 1;
+        options.system.preset = "hgx-h100";
+        options.system.gpus_per_node = 8;
+        options.system.nodes = 1;
         options.tp = 2;
         options.pp = 2;
         options.gbs = 8;
