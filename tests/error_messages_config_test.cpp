@@ -372,7 +372,15 @@ TEST_CASE("error message: the training cases CSV") {
     const std::string row = "c1,gpt3-175b,megatron-core,1,8,8,1,1,1,1,0,0,0,1,8,2048,bf16,0,none,tokens_per_s_per_gpu,100,src\n";
     check_file_cases(
         {
-            {"header", "case,model\n" + row, ":1: unexpected header; expected the columns of cases.csv"},
+            {"header", "case,model\n" + row, ":1: missing column 'metric'"},
+            {"unknown column", replaced(header, ",source\n", ",source,attn\n") + replaced(row, ",src\n", ",src,flash\n"),
+             ":1: unknown column 'attn'; a cases CSV has the columns of validation/training/cases.csv and may add plan "
+             "options by their names"},
+            {"a system option as a column", replaced(header, ",source\n", ",source,preset\n") + replaced(row, ",src\n", ",src,x\n"),
+             ":1: column 'preset' is not a plan option: a case's system is the preset the command is given, its "
+             "cluster the nodes and gpus_per_node columns"},
+            {"column twice", replaced(header, ",source\n", ",source,tp\n") + replaced(row, ",src\n", ",src,2\n"),
+             ":1: column 'tp' appears twice"},
             {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 22 columns, got 3"},
             {"integer", header + replaced(row, "core,1,8,8,", "core,two,8,8,"), ":2: nodes: expected an integer from 1 to 16777216, got 'two'"},
             {"metric", header + replaced(row, "tokens_per_s_per_gpu", "mfu"),

@@ -8,6 +8,7 @@
 #include "predict/predict.h"
 #include "predict/predict_options.h"
 #include "predict/training_cases.h"
+#include "temp_file.h"
 
 using namespace dtcalc;
 
@@ -39,7 +40,9 @@ TEST_CASE("every published run's plan fits the memory of its GPU (80 GB H100)") 
     const std::vector<std::string> presets{DTCALC_PRESETS_DIR};
     const std::vector<std::string> models{std::string(DTCALC_PRESETS_DIR) + "/../models", dir + "/models"};
     for (const TrainingCase& c : cases) {
-        const ResolvedPrediction resolved = resolve_prediction(c.options, presets, models);
+        PredictOptions options = c.options;
+        options.memory_limit.clear();  // the reader lifts the limit to judge time alone: back to the GPU's 80 GiB
+        const ResolvedPrediction resolved = resolve_prediction(options, presets, models);
         const PredictResult r = predict(resolved.inputs);
         INFO(c.id << ": " << r.memory.breakdown.total() / 1073741824.0 << " GiB, "
                   << (r.infeasible_reasons.empty() ? "" : r.infeasible_reasons.front()));
@@ -47,4 +50,34 @@ TEST_CASE("every published run's plan fits the memory of its GPU (80 GB H100)") 
         CHECK(r.memory.breakdown.total() > 0);
         CHECK(r.memory.breakdown.total() <= 80.0 * 1073741824.0);
     }
+}
+
+TEST_CASE("a cases CSV reads its columns by name: in any order, with more plan options") {
+    // The required columns shuffled, and two plan options cases.csv does not have:
+    // gradients reduced in bf16 and unfused attention, which the megatron-core recipe
+    // would otherwise set to fp32 and flash.
+    const std::string path = dtcalc::testing::write_temp_file(
+        "training-cases-by-name.csv",
+        "model,case,grad_reduce_in_fp32,framework,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,"
+        "tp_comm_overlap,mbs,gbs,seq,precision,zero,recompute,attention,source,measured,metric\n"
+        "llama2-7b,run-1,false,megatron-core,1,8,8,1,1,1,1,0,0,1,64,4096,bf16,1,none,unfused,a log,1234.5,"
+        "tokens_per_s_per_gpu\n");
+    const std::vector<TrainingCase> cases = read_training_cases(path, "hgx-h100");
+    REQUIRE(cases.size() == 1);
+    const TrainingCase& c = cases[0];
+    CHECK(c.id == "run-1");
+    CHECK(c.options.model == "llama2-7b");
+    CHECK(c.metric == "tokens_per_s_per_gpu");
+    CHECK(c.measured == 1234.5);
+    CHECK(c.source == "a log");
+    CHECK(c.options.zero == 1);
+    CHECK(c.options.gbs == 64);
+    CHECK_FALSE(c.options.grad_reduce_in_fp32);
+    CHECK(c.options.attention == "unfused");
+    // Given explicitly, so the recipe's defaults do not override them.
+    const std::vector<std::string> presets{DTCALC_PRESETS_DIR};
+    const std::vector<std::string> models{std::string(DTCALC_PRESETS_DIR) + "/../models"};
+    const ResolvedPrediction r = resolve_prediction(c.options, presets, models);
+    CHECK_FALSE(r.inputs.plan.grad_reduce_in_fp32);
+    CHECK(r.inputs.plan.attention == AttentionKernel::Unfused);
 }

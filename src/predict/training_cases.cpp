@@ -1,6 +1,7 @@
 #include "predict/training_cases.h"
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "config/config_readers.h"
@@ -25,9 +26,30 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return out;
 }
 
-// Columns 2 to 17 of cases.csv are options (option_schema.h), read by their names;
-// 2 to 18 where the file has the optional overlap_param_gather column (column 12).
-constexpr std::size_t kFirstOption = 2, kLastOption = 17, kOptionalColumn = 12;
+// The columns every cases CSV has: the case, its model, the plan options
+// validation/training/cases.csv gives (option_schema.h's names), and the
+// measurement. Any other plan option may be a column too, by its name
+// (overlap_param_gather, grad_reduce_in_fp32, attention, ...); columns in any order.
+const char* const kCaseColumns[] = {"case", "model", "metric", "measured", "source"};
+const char* const kPlanColumns[] = {"framework", "nodes", "gpus_per_node", "dp", "tp", "pp", "cp", "vpp",
+                                    "sequence_parallel", "tp_comm_overlap", "mbs", "gbs", "seq", "precision", "zero",
+                                    "recompute"};
+
+bool is_case_column(const std::string& name) {
+    for (const char* c : kCaseColumns)
+        if (name == c) return true;
+    return false;
+}
+
+// A plan option a case may give: the required ones, and every option of the
+// plan (not the model, the system or the cluster: the rows run on the preset given).
+const OptionDecl* plan_column(const std::string& name) {
+    const OptionDecl* option = find_option(name);
+    if (option == nullptr || option->target != OptionTarget::Option || !option->apply) return nullptr;
+    for (const char* c : kPlanColumns)
+        if (name == c) return option;
+    return option->base ? nullptr : option;
+}
 
 }  // namespace
 
@@ -41,16 +63,27 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
     std::string line;
     std::getline(in, line);
     const std::vector<std::string> header = split_csv_line(line);
-    const std::vector<std::string> required{"case", "model", "framework", "nodes", "gpus_per_node", "dp", "tp", "pp",
-                                            "cp", "vpp", "sequence_parallel", "tp_comm_overlap", "mbs", "gbs", "seq",
-                                            "precision", "zero", "recompute", "metric", "measured", "source"};
-    std::vector<std::string> with_gather = required;
-    with_gather.insert(with_gather.begin() + kOptionalColumn, "overlap_param_gather");
-    const bool gather_column = header == with_gather;
-    if (!gather_column && header != required)
-        throw InputError({path, 1, 0, ""}, "unexpected header; expected the columns of cases.csv");
-    const std::vector<std::string>& expected = gather_column ? with_gather : required;
-    const std::size_t last_option = kLastOption + (gather_column ? 1 : 0);
+    const InputLocation first{path, 1, 0, ""};
+    std::map<std::string, std::size_t> column;  // name -> index
+    std::vector<std::pair<std::size_t, const OptionDecl*>> options;  // in the header's order
+    for (std::size_t k = 0; k < header.size(); ++k) {
+        const std::string& name = header[k];
+        if (!column.emplace(name, k).second) throw InputError(first, "column '" + name + "' appears twice");
+        if (is_case_column(name)) continue;
+        const OptionDecl* option = plan_column(name);
+        if (option == nullptr && find_option(name) != nullptr)
+            throw InputError(first, "column '" + name + "' is not a plan option: a case's system is the preset "
+                                        "the command is given, its cluster the nodes and gpus_per_node columns");
+        if (option == nullptr)
+            throw InputError(first, "unknown column '" + name + "'" + option_suggestion(name) +
+                                        "; a cases CSV has the columns of validation/training/cases.csv and may add "
+                                        "plan options by their names");
+        options.emplace_back(k, option);
+    }
+    for (const char* required : kCaseColumns)
+        if (!column.count(required)) throw InputError(first, std::string("missing column '") + required + "'");
+    for (const char* required : kPlanColumns)
+        if (!column.count(required)) throw InputError(first, std::string("missing column '") + required + "'");
     const std::string model_dir = (std::filesystem::path(path).parent_path() / "models").string();
     std::vector<TrainingCase> cases;
     int number = 1;
@@ -58,35 +91,35 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         ++number;
         if (line.empty()) continue;
         const auto f = split_csv_line(line);
-        if (f.size() != expected.size())
-            throw InputError({path, number, 0, ""}, "expected " + std::to_string(expected.size()) + " columns, got " +
+        if (f.size() != header.size())
+            throw InputError({path, number, 0, ""}, "expected " + std::to_string(header.size()) + " columns, got " +
                                                         std::to_string(f.size()));
+        const auto field = [&](const char* name) -> const std::string& { return f[column.at(name)]; };
         TrainingCase c;
         c.file = path;
         c.line = number;
-        c.id = f[0];
+        c.id = field("case");
         PredictOptions& o = c.options;
-        const std::string local = model_dir + "/" + f[1] + ".toml";
-        o.model = std::filesystem::exists(local) ? local : f[1];
+        const std::string local = model_dir + "/" + field("model") + ".toml";
+        o.model = std::filesystem::exists(local) ? local : field("model");
         o.system.preset = preset;
-        for (std::size_t k = kFirstOption; k <= last_option; ++k) {  // framework ... recompute: options by name
-            const OptionDecl* option = find_option(expected[k]);
+        for (const auto& [k, option] : options) {
             std::string what;
             const auto value = parse_option_value(*option, f[k], what);
-            if (!value) throw InputError({path, number, 0, expected[k]}, "expected " + what + ", got '" + f[k] + "'");
+            if (!value) throw InputError({path, number, 0, header[k]}, "expected " + what + ", got '" + f[k] + "'");
             set_option(o, *option, *value);
         }
         o.memory_limit = "100TiB";  // measured runs fit: judge time, not the memory model
-        c.metric = f[last_option + 1];
+        c.metric = field("metric");
         if (c.metric != "tokens_per_s_per_gpu" && c.metric != "tflops_per_gpu" && c.metric != "iteration_time_ms")
             throw InputError({path, number, 0, "metric"},
                              "expected tokens_per_s_per_gpu, tflops_per_gpu or iteration_time_ms, got '" + c.metric + "'");
         char* end = nullptr;
-        const std::string& measured = f[last_option + 2];
+        const std::string& measured = field("measured");
         c.measured = std::strtod(measured.c_str(), &end);
         if (end == measured.c_str() || c.measured <= 0)
             throw InputError({path, number, 0, "measured"}, "expected a positive number, got '" + measured + "'");
-        c.source = f[last_option + 3];
+        c.source = field("source");
         cases.push_back(std::move(c));
     }
     return cases;

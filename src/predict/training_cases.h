@@ -24,9 +24,12 @@ struct TrainingCase {
 /// first two columns are `case` and `model` (read_training_cases checks the rest).
 bool looks_like_training_cases(const std::string& first_line);
 
-/// Reads the cases CSV; `preset` is the system every case runs on. A model
-/// named in the file is looked up first in models/ beside the CSV. Throws
-/// InputError with file:line for a malformed row.
+/// Reads the cases CSV; `preset` is the system every case runs on. Columns by
+/// name, in any order: case, model, metric, measured, source and the plan
+/// options cases.csv gives (framework, nodes, ... recompute) are required; any
+/// other plan option (option_schema.h) may be a column too. A model named in
+/// the file is looked up first in models/ beside the CSV. Throws InputError
+/// with file:line for a malformed header or row.
 std::vector<TrainingCase> read_training_cases(const std::string& csv_path, const std::string& preset);
 
 /// The case's metric from a prediction: tokens/s per GPU, model TFLOP/s per
