@@ -20,7 +20,7 @@ TrainingDevice with_sms_reserved(const TrainingDevice& d, double sms) {
     out.peak_tflops_bf16 *= left;
     out.peak_tflops_fp8 *= left;
     out.gemm_shape.tiling.sms = all - sms;
-    if (out.fp8_gemm_shape.given()) out.fp8_gemm_shape.tiling.sms = out.fp8_gemm_shape.tiling.sms * left;
+    if (out.fp8_gemm_shape.given() && out.fp8_gemm_shape.tiling.sms > sms) out.fp8_gemm_shape.tiling.sms -= sms;
     return out;
 }
 
