@@ -359,6 +359,15 @@ const std::string kTrainingDir = std::string(DTCALC_VALIDATION_DIR) + "/training
 const std::vector<std::string> kPresetDirs{DTCALC_PRESETS_DIR};
 const std::vector<std::string> kModelDirs{std::string(DTCALC_PRESETS_DIR) + "/../models"};
 
+// Calibration that finds the project's presets and models; leave-one-group-out as asked.
+CalibrationOptions project_options(bool leave_one_group_out) {
+    CalibrationOptions options;
+    options.preset_dirs = kPresetDirs;
+    options.model_dirs = kModelDirs;
+    options.leave_one_group_out = leave_one_group_out;
+    return options;
+}
+
 // `tree` with every table's keys in name order (composed and written trees differ in order only).
 ConfigValue sorted_tree(ConfigValue tree) {
     if (tree.type != ConfigValue::Type::Table) return tree;
@@ -462,9 +471,7 @@ TEST_CASE("recovery on training cases: the framework term the data were made wit
     MESSAGE("sum of (d ln m / d ln g)^2 over the rows: " << information << "; standard error of ln g " << standard_error);
     CHECK(3 * standard_error < 0.02);
 
-    CalibrationOptions options;
-    options.preset_dirs = kPresetDirs;
-    options.model_dirs = kModelDirs;
+    CalibrationOptions options = project_options(true);  // leave-one-group-out set per noise below
     const ConfigValue root = read_toml_file(fit_file);
     for (const double noise : {0.0, 0.03}) {
         CAPTURE(noise);
@@ -501,10 +508,7 @@ TEST_CASE("training cases beside nccl-tests rows: each constant fitted on the ro
     // the NVLink all-to-all share only the single-node all-to-all rows.
     const std::string file = preset_file_with(
         "mixed", "\"compute.framework-bytes-per-element\" = [1.0, 1000.0]\n\"nccl.alltoall-nvlink-efficiency\" = [0.5, 1.0]\n");
-    CalibrationOptions options;
-    options.preset_dirs = kPresetDirs;
-    options.model_dirs = kModelDirs;
-    options.leave_one_group_out = false;
+    CalibrationOptions options = project_options(false);
     CalibrationData data;
     data.collectives = read_nccl_tests_csv(kCsv);
     data.training = read_training_cases(kTrainingDir + "/cases.csv", file);
@@ -526,10 +530,7 @@ TEST_CASE("training cases alone never move a network constant, though their DP t
     // its value and the report says where it is fitted.
     const std::string file = preset_file_with(
         "training-only", "\"compute.framework-bytes-per-element\" = [1.0, 1000.0]\n\"nccl.network-p2p-efficiency\" = [0.5, 1.0]\n");
-    CalibrationOptions options;
-    options.preset_dirs = kPresetDirs;
-    options.model_dirs = kModelDirs;
-    options.leave_one_group_out = false;
+    CalibrationOptions options = project_options(false);
     CalibrationData data;
     data.training = read_training_cases(kTrainingDir + "/cases.csv", file);
     const CalibrationResult r = calibrate_preset(read_toml_file(file), file, data, options);

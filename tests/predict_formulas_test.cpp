@@ -10,6 +10,7 @@
 #include "memory/memory_model.h"
 #include "model/transformer_costs.h"
 #include "predict/predict.h"
+#include "free_network.h"
 
 using namespace dtcalc;
 
@@ -202,11 +203,7 @@ namespace {
 PredictInputs free_network_inputs(int pp, int micro_batches, int vpp) {
     PredictInputs in;
     in.model = gpt(8 * vpp, 1024, 16, 1, 512);
-    in.system.network.dimensions.push_back({Topology::Switch, pp, 1e12, 0});
-    for (auto& list : in.system.config.implementation) list.assign(1, {AlgorithmKind::Ring, false});
-    in.system.config.preferred_dataset_splits = 1;
-    in.system.config.active_chunks_per_dimension = 1;
-    in.system.config.local_mem_bw_gbps = 1e12;
+    in.system = dtcalc::testing::free_switch_system(pp);
     in.system.device.peak_tflops_bf16 = 100;
     in.system.device.hbm_gbps = 1e12;  // memory traffic is free too: only FLOPs take time
     in.plan.pp = pp;

@@ -14,6 +14,7 @@
 #include "predict/predict.h"
 #include "workload/step_costs.h"
 #include "workload/step_layout.h"
+#include "free_network.h"
 
 using namespace dtcalc;
 
@@ -39,11 +40,7 @@ ModelSpec gpt(int layers) {
 PredictInputs inputs(int npus) {
     PredictInputs in;
     in.model = gpt(2);
-    in.system.network.dimensions.push_back({Topology::Switch, npus, 1e12, 0});
-    for (auto& list : in.system.config.implementation) list.assign(1, {AlgorithmKind::Ring, false});
-    in.system.config.preferred_dataset_splits = 1;
-    in.system.config.active_chunks_per_dimension = 1;
-    in.system.config.local_mem_bw_gbps = 1e12;
+    in.system = dtcalc::testing::free_switch_system(npus);
     in.system.device.peak_tflops_bf16 = 1000;
     in.system.device.peak_tflops_fp8 = 2000;
     in.system.device.hbm_gbps = 1e4;
