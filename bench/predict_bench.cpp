@@ -6,6 +6,7 @@
 // the nccl backend: resolving the preset, model and recipe once, then timing the
 // iteration as `dtcalc predict` does (Arg 0: predict_numbers(), the step's replay)
 // and with the whole graph (Arg 1: predict(), as --trace and --layers need).
+// BM_PredictGpt3 builds the whole graph; BM_PredictNumbersGpt3 is the replay.
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -52,6 +53,14 @@ void BM_PredictGpt3(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(predict(in).iteration_ns);
 }
 BENCHMARK(BM_PredictGpt3)->Arg(1)->Arg(2)->Arg(1024)->Unit(benchmark::kMicrosecond);
+
+// The same plans timed as `dtcalc predict` times them without --trace or
+// --layers: predict_numbers(), the step's replay, no graph.
+void BM_PredictNumbersGpt3(benchmark::State& state) {
+    const PredictInputs in = gpt3_inputs(static_cast<int>(state.range(0)));
+    for (auto _ : state) benchmark::DoNotOptimize(predict_numbers(in).iteration_ns);
+}
+BENCHMARK(BM_PredictNumbersGpt3)->Arg(1)->Arg(2)->Arg(1024)->Unit(benchmark::kMicrosecond);
 
 PredictInputs llama405b_nemo_inputs() {
     PredictOptions o;
