@@ -22,7 +22,7 @@
 
 #include "capi/embedded_calls.h"
 #include "core/error.h"
-#include "sweep/csv_document.h"
+#include "core/csv_document.h"
 
 namespace py = pybind11;
 

@@ -115,7 +115,7 @@ TEST_CASE("error message: validation plan structure") {
 
 TEST_CASE("error message: validation CSV tables") {
     const std::string quote = write_temp_file("errmsg-sweep-quote.csv", "a,b\n1,x\"y\"\n");
-    CHECK(error_of([&] { read_csv_table(quote); }) == quote + ":2: a quote inside an unquoted field");
+    CHECK(error_of([&] { read_csv_table(quote); }) == quote + ":2: a quote inside an unquoted field; quote the whole field");
     // Non-blank text whose only record is one empty quoted field: no records.
     const std::string empty = write_temp_file("errmsg-sweep-empty.csv", "\"\"\n");
     CHECK(error_of([&] { read_csv_table(empty); }) == empty + ": file is empty");

@@ -81,3 +81,36 @@ TEST_CASE("a cases CSV reads its columns by name: in any order, with more plan o
     CHECK_FALSE(r.inputs.plan.grad_reduce_in_fp32);
     CHECK(r.inputs.plan.attention == AttentionKernel::Unfused);
 }
+
+TEST_CASE("a cases CSV as a spreadsheet saves it: CRLF line ends, a quoted source, an empty cell leaves the recipe's value") {
+    // Two runs of one model with the nemo recipe (bf16 gradient reduction). The first
+    // leaves grad_reduce_in_fp32 empty: the recipe's bf16 stays. The second gives 1:
+    // fp32. A required column left empty is an error naming its row and column.
+    const std::string header =
+        "case,model,framework,nodes,gpus_per_node,dp,tp,pp,cp,vpp,sequence_parallel,tp_comm_overlap,"
+        "grad_reduce_in_fp32,mbs,gbs,seq,precision,zero,recompute,metric,measured,source\r\n";
+    const std::string path = dtcalc::testing::write_temp_file(
+        "training-cases-crlf.csv",
+        header + "a,llama2-7b,nemo,1,8,8,1,1,1,1,0,0,,1,64,4096,bf16,1,none,tokens_per_s_per_gpu,1000,\"log, run a\"\r\n" +
+            "b,llama2-7b,nemo,1,8,8,1,1,1,1,0,0,1,1,64,4096,bf16,1,none,tokens_per_s_per_gpu,900,log b\r\n");
+    const std::vector<TrainingCase> cases = read_training_cases(path, "hgx-h100");
+    REQUIRE(cases.size() == 2);
+    CHECK(cases[0].source == "log, run a");
+    CHECK(cases[1].source == "log b");
+    CHECK(cases[1].line == 3);
+    const std::vector<std::string> presets{DTCALC_PRESETS_DIR};
+    const std::vector<std::string> models{std::string(DTCALC_PRESETS_DIR) + "/../models"};
+    CHECK_FALSE(resolve_prediction(cases[0].options, presets, models).inputs.plan.grad_reduce_in_fp32);
+    CHECK(resolve_prediction(cases[1].options, presets, models).inputs.plan.grad_reduce_in_fp32);
+
+    const std::string missing = dtcalc::testing::write_temp_file(
+        "training-cases-empty-tp.csv",
+        header + "a,llama2-7b,nemo,1,8,8,,1,1,1,0,0,,1,64,4096,bf16,1,none,tokens_per_s_per_gpu,1000,log\r\n");
+    std::string error;
+    try {
+        read_training_cases(missing, "hgx-h100");
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    CHECK(error.find(missing + ":2: tp: expected") == 0);
+}

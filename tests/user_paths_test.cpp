@@ -10,7 +10,7 @@
 
 #include "core/count_range.h"
 #include "run_dtcalc.h"
-#include "sweep/csv_document.h"
+#include "core/csv_document.h"
 #include "temp_file.h"
 
 using dtcalc::CsvDocument;

@@ -94,7 +94,7 @@ TEST_CASE("CSV tables: quotes, blank lines, and errors with file and line") {
     const std::string ragged = write_temp_file("ragged.csv", "a,b\n1,2\n3\n");
     CHECK(error_of([&] { read_csv_table(ragged); }) == ragged + ":3: expected 2 fields like the header, got 1");
     const std::string open = write_temp_file("open.csv", "a,b\n1,\"2\n");
-    CHECK(error_of([&] { read_csv_table(open); }) == open + ":2: unterminated quoted field");
+    CHECK(error_of([&] { read_csv_table(open); }) == open + ":2: a quoted field is not closed (a '\"' is missing)");
 }
 
 TEST_CASE("the gates file: errors name file, line and key") {

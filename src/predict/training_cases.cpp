@@ -2,29 +2,14 @@
 
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 #include "config/config_readers.h"
+#include "core/csv_document.h"
 #include "core/error.h"
 #include "predict/option_schema.h"
 
 namespace dtcalc {
 namespace {
-
-std::vector<std::string> split_csv_line(const std::string& line) {
-    std::vector<std::string> out;
-    std::string field;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"') quoted = !quoted;
-        else if (c == ',' && !quoted) {
-            out.push_back(field);
-            field.clear();
-        } else field += c;
-    }
-    out.push_back(field);
-    return out;
-}
 
 // The columns every cases CSV has: the case, its model, the plan options
 // validation/training/cases.csv gives (option_schema.h's names), and the
@@ -34,6 +19,12 @@ const char* const kCaseColumns[] = {"case", "model", "metric", "measured", "sour
 const char* const kPlanColumns[] = {"framework", "nodes", "gpus_per_node", "dp", "tp", "pp", "cp", "vpp",
                                     "sequence_parallel", "tp_comm_overlap", "mbs", "gbs", "seq", "precision", "zero",
                                     "recompute"};
+
+bool is_required_plan_column(const std::string& name) {
+    for (const char* c : kPlanColumns)
+        if (name == c) return true;
+    return false;
+}
 
 bool is_case_column(const std::string& name) {
     for (const char* c : kCaseColumns)
@@ -46,23 +37,24 @@ bool is_case_column(const std::string& name) {
 const OptionDecl* plan_column(const std::string& name) {
     const OptionDecl* option = find_option(name);
     if (option == nullptr || option->target != OptionTarget::Option || !option->apply) return nullptr;
-    for (const char* c : kPlanColumns)
-        if (name == c) return option;
+    if (is_required_plan_column(name)) return option;
     return option->base ? nullptr : option;
 }
 
 }  // namespace
 
 bool looks_like_training_cases(const std::string& first_line) {
-    const std::vector<std::string> f = split_csv_line(first_line);
-    return f.size() >= 2 && f[0] == "case" && f[1] == "model";
+    try {
+        const std::vector<std::string> f = parse_csv_document(first_line, "").header;
+        return f.size() >= 2 && f[0] == "case" && f[1] == "model";
+    } catch (const InputError&) {
+        return false;  // not a CSV header at all
+    }
 }
 
 std::vector<TrainingCase> read_training_cases(const std::string& path, const std::string& preset) {
-    std::istringstream in(read_text_file(path));
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> header = split_csv_line(line);
+    const CsvDocument document = parse_csv_document(read_text_file(path), path);
+    const std::vector<std::string>& header = document.header;
     const InputLocation first{path, 1, 0, ""};
     std::map<std::string, std::size_t> column;  // name -> index
     std::vector<std::pair<std::size_t, const OptionDecl*>> options;  // in the header's order
@@ -86,11 +78,9 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         if (!column.count(required)) throw InputError(first, std::string("missing column '") + required + "'");
     const std::string model_dir = (std::filesystem::path(path).parent_path() / "models").string();
     std::vector<TrainingCase> cases;
-    int number = 1;
-    while (std::getline(in, line)) {
-        ++number;
-        if (line.empty()) continue;
-        const auto f = split_csv_line(line);
+    for (const CsvDocumentRow& row : document.rows) {
+        const int number = row.line;
+        const std::vector<std::string>& f = row.fields;
         if (f.size() != header.size())
             throw InputError({path, number, 0, ""}, "expected " + std::to_string(header.size()) + " columns, got " +
                                                         std::to_string(f.size()));
@@ -104,6 +94,9 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         o.model = std::filesystem::exists(local) ? local : field("model");
         o.system.preset = preset;
         for (const auto& [k, option] : options) {
+            // An empty cell of an added column leaves the option to the recipe,
+            // as in a batch CSV; the columns every case has need a value.
+            if (f[k].empty() && !is_required_plan_column(header[k])) continue;
             std::string what;
             const auto value = parse_option_value(*option, f[k], what);
             if (!value) throw InputError({path, number, 0, header[k]}, "expected " + what + ", got '" + f[k] + "'");

@@ -27,7 +27,10 @@ bool looks_like_training_cases(const std::string& first_line);
 /// Reads the cases CSV; `preset` is the system every case runs on. Columns by
 /// name, in any order: case, model, metric, measured, source and the plan
 /// options cases.csv gives (framework, nodes, ... recompute) are required; any
-/// other plan option (option_schema.h) may be a column too. A model named in
+/// other plan option (option_schema.h) may be a column too, an empty cell of
+/// one leaving the option to the row's recipe. Quoted fields, CRLF line ends
+/// and blank lines are read as spreadsheets write them (core/csv_document.h).
+/// A model named in
 /// the file is looked up first in models/ beside the CSV. Throws InputError
 /// with file:line for a malformed header or row.
 std::vector<TrainingCase> read_training_cases(const std::string& csv_path, const std::string& preset);

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sweep/csv_document.h"
+#include "core/csv_document.h"
 #include "sweep/sweep.h"
 
 namespace dtcalc {

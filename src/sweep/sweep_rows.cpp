@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/text_formats.h"
-#include "sweep/csv_document.h"
+#include "sweep/predict_csv_line.h"
 
 namespace dtcalc {
 namespace {

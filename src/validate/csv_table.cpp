@@ -5,76 +5,10 @@
 #include <cstdlib>
 
 #include "config/config_readers.h"
+#include "core/csv_document.h"
 #include "core/error.h"
 
 namespace dtcalc {
-namespace {
-
-// Splits the text into records of fields, remembering the line each starts on.
-void parse(const std::string& path, const std::string& text, std::vector<std::vector<std::string>>& records,
-           std::vector<int>& lines) {
-    std::vector<std::string> fields;
-    std::string field;
-    bool quoted = false;
-    bool field_started = false;
-    int line = 1;
-    int record_line = 1;
-    auto end_record = [&] {
-        fields.push_back(field);
-        const bool blank = fields.size() == 1 && fields[0].find_first_not_of(" \t\r") == std::string::npos;
-        if (!blank) {
-            records.push_back(fields);
-            lines.push_back(record_line);
-        }
-        fields.clear();
-        field.clear();
-        field_started = false;
-    };
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"') {
-                if (i + 1 < text.size() && text[i + 1] == '"') {
-                    field += '"';
-                    ++i;
-                } else {
-                    quoted = false;
-                }
-            } else {
-                if (c == '\n') ++line;
-                field += c;
-            }
-            continue;
-        }
-        switch (c) {
-            case '"':
-                if (field_started && !field.empty())
-                    throw InputError({path, line, 0, ""}, "a quote inside an unquoted field");
-                quoted = true;
-                field_started = true;
-                break;
-            case ',':
-                fields.push_back(field);
-                field.clear();
-                field_started = false;
-                break;
-            case '\r': break;
-            case '\n':
-                end_record();
-                ++line;
-                record_line = line;
-                break;
-            default:
-                field += c;
-                field_started = true;
-        }
-    }
-    if (quoted) throw InputError({path, record_line, 0, ""}, "unterminated quoted field");
-    if (!field.empty() || !fields.empty()) end_record();
-}
-
-}  // namespace
-
 std::size_t CsvTable::column(std::string_view name) const {
     for (std::size_t i = 0; i < header.size(); ++i)
         if (header[i] == name) return i;
@@ -103,19 +37,17 @@ long long CsvTable::integer(std::size_t row, std::size_t col) const {
 CsvTable read_csv_table(const std::string& path) {
     CsvTable table;
     table.path = path;
-    const std::string text = read_text_file(path);
-    std::vector<std::vector<std::string>> records;
-    std::vector<int> lines;
-    parse(path, text, records, lines);
-    if (records.empty()) throw InputError({path, 0, 0, ""}, "file is empty");
-    table.header = records.front();
-    for (std::size_t i = 1; i < records.size(); ++i) {
-        if (records[i].size() != table.header.size())
-            throw InputError({path, lines[i], 0, ""}, "expected " + std::to_string(table.header.size()) +
+    CsvDocument document = parse_csv_document(read_text_file(path), path);
+    table.header = std::move(document.header);
+    if (table.header.size() == 1 && table.header[0].empty() && document.rows.empty())
+        throw InputError({path, 0, 0, ""}, "file is empty");  // one empty quoted field: no columns, no rows
+    for (CsvDocumentRow& row : document.rows) {
+        if (row.fields.size() != table.header.size())
+            throw InputError({path, row.line, 0, ""}, "expected " + std::to_string(table.header.size()) +
                                                           " fields like the header, got " +
-                                                          std::to_string(records[i].size()));
-        table.rows.push_back(std::move(records[i]));
-        table.lines.push_back(lines[i]);
+                                                          std::to_string(row.fields.size()));
+        table.rows.push_back(std::move(row.fields));
+        table.lines.push_back(row.line);
     }
     return table;
 }

@@ -1,7 +1,7 @@
 #pragma once
-// A CSV file as a table of strings: a header row, then one row per record.
-// Fields may be quoted ("a, b" and "" for a quote inside); blank lines are
-// skipped. Every row must have as many fields as the header. Errors name the
+// A CSV file as a table of strings: a header row, then one row per record,
+// read by core/csv_document.h (quoted fields, CRLF, blank lines skipped).
+// Every row must have as many fields as the header. Errors name the
 // file, the line and (for a missing or malformed value) the column.
 #include <string>
 #include <string_view>
@@ -23,8 +23,8 @@ struct CsvTable {
     long long integer(std::size_t row, std::size_t column) const;
 };
 
-/// Throws InputError for an unreadable or empty file, an unterminated quote, or
-/// a row whose field count differs from the header's.
+/// Throws InputError for an unreadable or empty file, a malformed quote, or a
+/// row whose field count differs from the header's.
 CsvTable read_csv_table(const std::string& path);
 
 }  // namespace dtcalc

@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "sweep/csv_document.h"
+#include "core/csv_document.h"
 
 #ifndef DTCALC_FUZZ_ENTRY
 #define DTCALC_FUZZ_ENTRY LLVMFuzzerTestOneInput

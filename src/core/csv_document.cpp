@@ -1,7 +1,6 @@
-#include "sweep/csv_document.h"
+#include "core/csv_document.h"
 
 #include "core/error.h"
-#include "core/text_formats.h"
 
 namespace dtcalc {
 
@@ -60,11 +59,13 @@ CsvDocument parse_csv_document(std::string_view text, const std::string& source)
                 record.fields.push_back(std::move(field));
                 break;
             }
-            blank = false;
+            if (c == '"')
+                throw InputError({source, line, 0, ""}, "a quote inside an unquoted field; quote the whole field");
+            if (c != ' ' && c != '\t') blank = false;
             field += c;
             ++at;
         }
-        if (blank && record.fields.size() == 1 && record.fields[0].empty()) continue;
+        if (blank && record.fields.size() == 1) continue;  // an empty or all-blank line
         records.push_back(std::move(record));
     }
     if (records.empty()) throw InputError({source, 0, 0, ""}, "no header line: the first line names the columns");
@@ -73,28 +74,6 @@ CsvDocument parse_csv_document(std::string_view text, const std::string& source)
     records.erase(records.begin());
     table.rows = std::move(records);
     return table;
-}
-
-std::vector<std::string_view> split_predict_csv_line(std::string_view line) {
-    std::vector<std::string_view> out;
-    split_predict_csv_line(line, out);
-    return out;
-}
-
-void split_predict_csv_line(std::string_view line, std::vector<std::string_view>& out) {
-    out.clear();
-    std::size_t start = 0, at = 0;
-    bool in_quotes = false;
-    for (; at < line.size(); ++at) {
-        const char c = line[at];
-        if (c == '"') {
-            in_quotes = !in_quotes;  // a doubled quote inside quotes closes and reopens
-        } else if (c == ',' && !in_quotes) {
-            out.push_back(line.substr(start, at - start));
-            start = at + 1;
-        }
-    }
-    out.push_back(line.substr(start));
 }
 
 }  // namespace dtcalc
