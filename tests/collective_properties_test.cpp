@@ -9,8 +9,8 @@
 // A failing property lists its first counterexamples.
 //
 // The last two hold only where the model makes them hold. Each is checked
-// strictly where it must hold, and in full in a `may_fail` test whose comment
-// says which model limitations break it (see those tests).
+// strictly where it must hold, and on the whole grid with every
+// counterexample required to have one of the causes the test's comment lists.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -170,22 +170,23 @@ std::string num(double v) {
     return out.str();
 }
 
-/// Doubling each dimension's bandwidth and quartering its latency, one at a time.
-void check_faster_links(const Scenario& s, Violations& bandwidth, Violations& latency) {
+/// Doubling each dimension's bandwidth and quartering its latency, one at a time:
+/// never slower, or (with `allowed` > 1) never more than `allowed` times slower.
+void check_faster_links(const Scenario& s, Violations& bandwidth, Violations& latency, double allowed = 1.0) {
     for (std::uint64_t bytes : kSizes) {
         const double t = time_of(s, s.network, s.group, bytes);
         for (std::size_t d = 0; d < s.network.dimensions.size(); ++d) {
             Network faster = s.network;
             faster.dimensions[d].bandwidth_gbps *= 2;
             const double t_bw = time_of(s, faster, s.group, bytes);
-            bandwidth.check(t_bw <= t, [&] {
+            bandwidth.check(t_bw <= t * allowed, [&] {
                 return s.label + ", " + std::to_string(bytes) + " B: doubling dim " + std::to_string(d) +
                        "'s bandwidth goes from " + num(t) + " to " + num(t_bw) + " ns";
             });
             Network nearer = s.network;
             nearer.dimensions[d].latency_ns /= 4;
             const double t_lat = time_of(s, nearer, s.group, bytes);
-            latency.check(t_lat <= t, [&] {
+            latency.check(t_lat <= t * allowed, [&] {
                 return s.label + ", " + std::to_string(bytes) + " B: quartering dim " + std::to_string(d) +
                        "'s latency goes from " + num(t) + " to " + num(t_lat) + " ns";
             });
@@ -286,14 +287,33 @@ TEST_CASE("more bandwidth or less latency on any dimension is never slower (no d
 // astra-unaware, splits 5 active 2, 1 GiB: doubling dim 2's bandwidth goes from
 // 3,193,205 to 3,316,418 ns (+3.9 %); also with the aware backend and 2 of 4
 // chunks at a time.
-TEST_CASE("more bandwidth or less latency is never slower, also when a dimension is visited twice" *
-          doctest::may_fail()) {
-    Violations bandwidth, latency;
+TEST_CASE("when a dimension is visited twice, faster links are never slower with one chunk, and with several "
+          "within Graham's bound for list scheduling") {
+    // One chunk has no queue to reorder: the property holds strictly. With
+    // several chunks it may fail (the anomaly above), but list scheduling on m
+    // slots is never more than 2 - 1/m times its shortest schedule (Graham
+    // 1969, "Bounds on multiprocessing timing anomalies"); here m is the
+    // active chunks per dimension.
+    Violations one_chunk_bandwidth, one_chunk_latency, bandwidth, latency, anomalies_b, anomalies_l;
     for_each_scenario([&](const Scenario& s) {
-        if (s.revisits_a_dimension()) check_faster_links(s, bandwidth, latency);
+        if (!s.revisits_a_dimension()) return;
+        if (s.system.preferred_dataset_splits == 1) {
+            check_faster_links(s, one_chunk_bandwidth, one_chunk_latency);
+            return;
+        }
+        const double m = s.system.active_chunks_per_dimension;
+        check_faster_links(s, bandwidth, latency, 2.0 - 1.0 / m);
+        check_faster_links(s, anomalies_b, anomalies_l);
     });
+    CHECK(one_chunk_bandwidth.checked > 1000);
+    CHECK_MESSAGE(one_chunk_bandwidth.count == 0, one_chunk_bandwidth.report());
+    CHECK_MESSAGE(one_chunk_latency.count == 0, one_chunk_latency.report());
+    CHECK(bandwidth.checked > 1000);
     CHECK_MESSAGE(bandwidth.count == 0, bandwidth.report());
     CHECK_MESSAGE(latency.count == 0, latency.report());
+    MESSAGE("list-scheduling anomalies with queued chunks (slower, within the bound): "
+            << anomalies_b.count + anomalies_l.count << " of " << anomalies_b.checked + anomalies_l.checked
+            << " checks");
 }
 
 TEST_CASE("the first N/2, N/4, ... NPUs are never slower than the whole network (where the model allows it)") {
@@ -301,7 +321,7 @@ TEST_CASE("the first N/2, N/4, ... NPUs are never slower than the whole network 
     // outermost one it spans (what first_npus_group builds), that partial
     // dimension is not a Ring, the algorithm is not direct, the chunks fill whole
     // batches, and links are stateless or chunks go one at a time. The
-    // may_fail test below says why each condition is needed. Send-recv is left
+    // whole-grid test below says why each condition is needed. Send-recv is left
     // out: it is one message across the group's outermost spanned dimension, so
     // a smaller group sends over a different dimension, not less.
     Violations subset;
@@ -351,14 +371,37 @@ TEST_CASE("the first N/2, N/4, ... NPUs are never slower than the whole network 
 //   smaller group may send it over another dimension (Ring8 x FullyConnected4:
 //   the whole group sends once over the FullyConnected dimension, the first 8
 //   NPUs over the Ring, charged floor(8/2) = 4 hops).
-TEST_CASE("any smaller block of the network is never slower than the whole network" * doctest::may_fail()) {
-    Violations subset;
+TEST_CASE("a smaller block of the network is slower than the whole only for one of the causes above") {
+    // Half of any one dimension, every algorithm and setting. A counterexample
+    // must have one of the listed causes; any other is a defect.
+    Violations unexplained;
+    long long explained = 0, checked = 0;
     for_each_scenario([&](const Scenario& s) {
+        const std::vector<int> spanned = s.group.spanned_dimensions();
+        const int outermost = spanned.empty() ? 0 : spanned.back();
         for (std::size_t d = 0; d < s.group.members.size(); ++d) {
             CommGroup smaller = s.group;
             smaller.members[d] /= 2;
-            check_smaller_group(s, smaller, subset);
+            const bool hierarchical = spanned.size() > 1 && static_cast<int>(d) != outermost;
+            const bool cause = hierarchical || s.direct() || partial_ring(s.network, smaller) || !s.whole_batches() ||
+                               (s.backend == NetworkBackend::AstraAware &&
+                                (s.system.active_chunks_per_dimension > 1 ||
+                                 s.algorithm.kind == AlgorithmKind::DoubleBinaryTree)) ||
+                               s.kind == CollectiveKind::SendRecv;
+            Violations v;
+            check_smaller_group(s, smaller, v);
+            checked += v.checked;
+            if (cause) {
+                explained += v.count;
+                continue;
+            }
+            unexplained.checked += v.checked;
+            unexplained.count += v.count;
+            for (const std::string& f : v.first)
+                if (unexplained.first.size() < 8) unexplained.first.push_back(f);
         }
     });
-    CHECK_MESSAGE(subset.count == 0, subset.report());
+    CHECK(unexplained.checked > 10000);
+    CHECK_MESSAGE(unexplained.count == 0, unexplained.report());
+    MESSAGE("smaller blocks slower for a listed cause: " << explained << " of " << checked << " checks");
 }
