@@ -108,7 +108,9 @@ TEST_CASE("plan rule: the command line refuses a plan that breaks a rule, exit 2
          "plan: vpp > 1 needs pp > 1: virtual stages split each pipeline rank's layers (vpp 2, pp 1)"},
         {seven_b + "--vpp 3 --schedule interleaved",
          "plan: vpp > 1 needs pp > 1: virtual stages split each pipeline rank's layers (vpp 3, pp 1); "
-         "layers (32) must be divisible by pp x vpp (3)"},
+         "layers (32) must be divisible by pp x vpp (3); the pipeline split embedding (33 slots) or loss (33 slots) "
+         "divides: Megatron-Core's account_for_embedding/loss_in_pipeline_split count the embedding and the loss as "
+         "layers"},
         {seven_b + "--vpp 2 --schedule gpipe",
          "plan: vpp > 1 needs pp > 1: virtual stages split each pipeline rank's layers (vpp 2, pp 1); "
          "vpp > 1 needs the interleaved schedule (vpp 2, schedule gpipe)"},

@@ -259,7 +259,10 @@ TEST_CASE("plans that cannot work say which rule broke") {
     };
     CHECK(has("dp x tp x pp x cp (2 x 5 x 7 x 1 = 70) must equal the NPU count (64)"));
     CHECK(has("tp (5) must divide heads (96)"));
-    CHECK(has("layers (96) must be divisible by pp x vpp (7)"));
+    // 96 + 2 = 98 = 7 x 14: counting the embedding and the loss as layers divides.
+    CHECK(has("layers (96) must be divisible by pp x vpp (7); the pipeline split embedding-and-loss (98 slots) "
+              "divides: Megatron-Core's account_for_embedding/loss_in_pipeline_split count the embedding and the "
+              "loss as layers"));
     CHECK(has("the global batch (3) must be a multiple of dp x mbs (2)"));
     ParallelPlan ok;
     ok.tp = 8;

@@ -151,8 +151,21 @@ std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p
         out.push_back("tp (" + s(p.tp) + ") and kv_heads (" + s(m.kv_heads) + ") must divide one another");
     const auto [embedding, loss] = split_slots(p.split);
     const long long slots = static_cast<long long>(m.layers) + embedding + loss;
-    if (p.split == PipelineSplit::Even && m.layers % chunks != 0)
-        out.push_back("layers (" + s(m.layers) + ") must be divisible by pp x vpp (" + s(chunks) + ")");
+    if (p.split == PipelineSplit::Even && m.layers % chunks != 0) {
+        // Megatron-Core runs such plans by counting the embedding and/or the
+        // loss as layers: name the splits that would divide.
+        std::string uneven;
+        for (PipelineSplit split : {PipelineSplit::Embedding, PipelineSplit::Loss, PipelineSplit::EmbeddingAndLoss}) {
+            const auto [e, l] = split_slots(split);
+            const long long n = static_cast<long long>(m.layers) + e + l;
+            if (n % chunks != 0 || n / chunks - e < 1 || n / chunks - l < 1) continue;
+            uneven += std::string(uneven.empty() ? "" : " or ") + std::string(pipeline_split_name(split)) + " (" + s(n) + " slots)";
+        }
+        out.push_back("layers (" + s(m.layers) + ") must be divisible by pp x vpp (" + s(chunks) + ")" +
+                      (uneven.empty() ? "" : "; the pipeline split " + uneven +
+                                                 " divides: Megatron-Core's account_for_embedding/loss_in_pipeline_split "
+                                                 "count the embedding and the loss as layers"));
+    }
     else if (p.split != PipelineSplit::Even && slots % chunks != 0)
         out.push_back("layers + " + std::string(pipeline_split_name(p.split)) + " (" + s(slots) +
                       ") must be divisible by pp x vpp (" + s(chunks) + ")");
