@@ -384,7 +384,7 @@ TEST_CASE("error message: the training cases CSV") {
             {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 22 columns, got 3"},
             {"integer", header + replaced(row, "core,1,8,8,", "core,two,8,8,"), ":2: nodes: expected an integer from 1 to 16777216, got 'two'"},
             {"metric", header + replaced(row, "tokens_per_s_per_gpu", "mfu"),
-             ":2: metric: expected tokens_per_s_per_gpu, tflops_per_gpu or iteration_time_ms, got 'mfu'"},
+             ":2: metric: expected tokens_per_s_per_gpu, tflops_per_gpu, hardware_tflops_per_gpu or iteration_time_ms, got 'mfu'"},
             {"measured", header + replaced(row, ",100,", ",-1,"), ":2: measured: expected a positive number, got '-1'"},
         },
         ".csv", [](const std::string& path) { read_training_cases(path, "hgx-h100"); });

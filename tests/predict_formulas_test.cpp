@@ -10,6 +10,8 @@
 #include "memory/memory_model.h"
 #include "model/transformer_costs.h"
 #include "predict/predict.h"
+#include "predict/predict_options.h"
+#include "sweep/step_replay.h"
 #include "free_network.h"
 
 using namespace dtcalc;
@@ -44,6 +46,43 @@ TEST_CASE("FLOPs per iteration equal Megatron's closed form for a GPT") {
         const double causal = 72.0 * B * sd * ld * hd * hd * (1 + sd / (12 * hd) + Vd / (12 * ld * hd));
         CHECK(model_flops_per_iteration(m, B, s, AttentionFlops::Causal) == doctest::Approx(causal).epsilon(1e-12));
     }
+}
+
+TEST_CASE("hardware FLOPs: what activation recompute runs again, Narayanan et al. 2021 eq. 3 with full recompute") {
+    for (auto [l, h, a, V, s, B] : {std::tuple{96, 12288, 96, 51200, 2048, 1536.0}, std::tuple{2, 64, 4, 100, 32, 3.0}}) {
+        const ModelSpec m = gpt(l, h, a, V, s);
+        const double hd = h, sd = s, ld = l, Vd = V;
+        // Full recompute runs every layer's forward again (not the logits): the
+        // paper's 96 B s l h^2 (1 + s/6h + V/16lh), i.e. 4/3 of the layers' 72 and
+        // the logits' 6 B s h V unchanged.
+        const double full = 96.0 * B * sd * ld * hd * hd * (1 + sd / (6 * hd) + Vd / (16 * ld * hd));
+        CHECK(model_flops_per_iteration(m, B, s) + layers_forward_flops_per_iteration(m, B, s) ==
+              doctest::Approx(full).epsilon(1e-12));
+        // Selective recompute runs attention's core forward again: Q K^T and
+        // P V, 2 B s^2 h each per layer, 4 B s^2 h l in all = 72 B s l h^2 x s/18h.
+        const double core = 4.0 * B * sd * sd * hd * ld;
+        CHECK(attention_forward_flops_per_iteration(m, B, s) == doctest::Approx(core).epsilon(1e-12));
+    }
+    // A prediction reports them beside the model FLOPs: GPT 1T of the paper's
+    // Table 1 (128 layers, h 25600, V 51200, s 2048, B 3072), full recompute.
+    PredictOptions o;
+    o.model = "megatron-1t";
+    o.system.preset = "a100-ib-hdr200";
+    o.system.nodes = 384;
+    o.system.gpus_per_node = 8;
+    o.framework = "megatron-2022";
+    o.tp = 8;
+    o.pp = 64;
+    o.gbs = 3072;
+    o.recompute = "full";
+    const std::vector<std::string> presets{DTCALC_PRESETS_DIR};
+    const std::vector<std::string> models{std::string(DTCALC_PRESETS_DIR) + "/../models"};
+    const PredictResult r = predict_numbers(resolve_prediction(o, presets, models).inputs);
+    const double B = 3072, sd = 2048, ld = 128, hd = 25600, Vd = 51200;
+    CHECK(r.hardware_flops ==
+          doctest::Approx(96.0 * B * sd * ld * hd * hd * (1 + sd / (6 * hd) + Vd / (16 * ld * hd))).epsilon(1e-12));
+    CHECK(r.hardware_tflops_per_gpu / r.model_tflops_per_gpu == doctest::Approx(r.hardware_flops / r.model_flops));
+    CHECK(r.hfu == doctest::Approx(r.hardware_tflops_per_gpu / 312.0).epsilon(1e-3));
 }
 
 TEST_CASE("per-layer parameters: 12 h^2 for a GPT layer, Llama's grouped attention and gated MLP") {

@@ -74,4 +74,15 @@ double model_flops_per_iteration(const ModelSpec& m, double batch, double seq, A
     return 3.0 * (m.layers * per_layer + logits);
 }
 
+double layers_forward_flops_per_iteration(const ModelSpec& m, double batch, double seq) {
+    if (m.kind == ModelKind::LayerList) return 0;
+    const LayerForwardWork w = layer_forward_work(m, batch, seq, {}, 2.0);
+    return m.layers * (w.gemm_flops + w.attention_flops);
+}
+
+double attention_forward_flops_per_iteration(const ModelSpec& m, double batch, double seq) {
+    if (m.kind == ModelKind::LayerList) return 0;
+    return m.layers * layer_forward_work(m, batch, seq, {}, 2.0).attention_flops;
+}
+
 }  // namespace dtcalc

@@ -72,6 +72,13 @@ enum class AttentionFlops { FullSquare, Causal };
 double model_flops_per_iteration(const ModelSpec& model, double batch, double seq,
                                  AttentionFlops count = AttentionFlops::FullSquare);
 
+/// Forward FLOPs of every transformer layer for `batch` sequences (GEMMs and
+/// attention over the full square), and of attention's core alone (QK^T and
+/// attention over V): what full and selective activation recompute run again.
+/// 0 for a layer-list model (no recompute applies).
+double layers_forward_flops_per_iteration(const ModelSpec& model, double batch, double seq);
+double attention_forward_flops_per_iteration(const ModelSpec& model, double batch, double seq);
+
 /// Total parameters.
 double total_parameters(const ModelSpec& model);
 

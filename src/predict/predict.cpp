@@ -71,6 +71,14 @@ void complete_prediction(const ModelSpec& model, const ParallelPlan& plan, const
             model_flops_per_iteration(model, batch, seq, AttentionFlops::Causal) / seconds / r.npus / 1e12;
         r.mfu_causal = r.model_tflops_per_gpu_causal / device.peak_tflops(plan.precision);
     }
+    r.hardware_flops = r.model_flops;
+    if (plan.recompute == Recompute::Full) r.hardware_flops += layers_forward_flops_per_iteration(model, batch, seq);
+    if (plan.recompute == Recompute::Selective)
+        r.hardware_flops += attention_forward_flops_per_iteration(model, batch, seq);
+    if (seconds > 0) {
+        r.hardware_tflops_per_gpu = r.hardware_flops / seconds / r.npus / 1e12;
+        r.hfu = r.hardware_tflops_per_gpu / device.peak_tflops(plan.precision);
+    }
 
     r.memory = peak_memory(model, plan);
     r.memory_limit_bytes = memory_limit_bytes > 0 ? memory_limit_bytes : device.hbm_capacity_bytes;

@@ -47,6 +47,13 @@ struct PredictResult {
     /// some frameworks publish their MFU.
     double model_tflops_per_gpu_causal = 0;
     double mfu_causal = 0;
+    /// Hardware FLOPs: the model FLOPs and what activation recompute runs again
+    /// (full: every layer's forward; selective: attention's core), as Narayanan
+    /// et al. 2021 eq. 3 (96 B s l h^2 (...) with full recompute) and Korthikanti
+    /// et al. 2022's HFU count them.
+    double hardware_flops = 0;
+    double hardware_tflops_per_gpu = 0;
+    double hfu = 0;
     PeakMemory memory;
     double memory_limit_bytes = 0;
 

@@ -54,6 +54,10 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     fmt::print(out, "  {:<26} {:>18}   (MFU {:.1f} % of {:.0f} TFLOP/s {})\n", "model TFLOP/s per GPU",
                fmt::format("{:.1f}", r.model_tflops_per_gpu), 100 * r.mfu, in.system.device.peak_tflops(in.plan.precision),
                precision_name(in.plan.precision));
+    if (r.hardware_flops > r.model_flops)  // activation recompute runs part of the forward again
+        fmt::print(out, "  {:<26} {:>18}   (HFU {:.1f} %: with the recomputed {})\n", "hardware TFLOP/s per GPU",
+                   fmt::format("{:.1f}", r.hardware_tflops_per_gpu), 100 * r.hfu,
+                   in.plan.recompute == Recompute::Full ? "forward" : "attention");
     fmt::print(out, "  {:<26} {:>18}\n", "compute time", t(r.compute_ns));
     fmt::print(out, "  {:<26} {:>18}\n", "communication time", t(r.comm_ns));
     fmt::print(out, "  {:<26} {:>18}   ({:.1f} % of the iteration)\n", "exposed communication", t(r.exposed_comm_ns),
@@ -127,9 +131,11 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     }
     fmt::print(out,
                "  \"tokens_per_s\": {}, \"tokens_per_s_per_gpu\": {}, \"model_tflops_per_gpu\": {}, \"mfu\": {}, "
-               "\"model_flops\": {}, \"model_tflops_per_gpu_causal\": {}, \"mfu_causal\": {},\n",
+               "\"model_flops\": {}, \"model_tflops_per_gpu_causal\": {}, \"mfu_causal\": {},\n"
+               "  \"hardware_flops\": {}, \"hardware_tflops_per_gpu\": {}, \"hfu\": {},\n",
                number(r.tokens_per_s), number(r.tokens_per_s_per_gpu), number(r.model_tflops_per_gpu), number(r.mfu),
-               number(r.model_flops), number(r.model_tflops_per_gpu_causal), number(r.mfu_causal));
+               number(r.model_flops), number(r.model_tflops_per_gpu_causal), number(r.mfu_causal),
+               number(r.hardware_flops), number(r.hardware_tflops_per_gpu), number(r.hfu));
     fmt::print(out,
                "  \"peak_memory_bytes\": {}, \"peak_memory_stage\": {}, \"memory\": {{\"weights\": {}, \"gradients\": {}, "
                "\"optimizer\": {}, \"activations\": {}, \"buffers\": {}}}, \"memory_limit_bytes\": {},\n",

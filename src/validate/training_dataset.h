@@ -2,7 +2,7 @@
 // Dataset kind "training": published training throughputs (validation/training/
 // cases.csv, read by predict/training_cases.h), each case predicted by
 // `predict` on the dataset's preset. Values in the case's metric
-// (tokens_per_s_per_gpu, tflops_per_gpu or iteration_time_ms); groups: the
+// (tokens_per_s_per_gpu, tflops_per_gpu, hardware_tflops_per_gpu or iteration_time_ms); groups: the
 // metric; x: GPUs.
 #include <string>
 
