@@ -1,25 +1,29 @@
 #!/usr/bin/env python3
-"""Fit the framework's memory traffic per activation element
-(`framework-bytes-per-element` in a preset's [compute] table) on the published training throughputs, and report its
-leave-one-model-family-out error.
+"""Fit the framework's two training constants in a preset's [compute] table
+(`framework-bytes-per-element` and `sustained-gemm-fraction`) on the published
+training throughputs, and report their leave-one-model-family-out error.
 
-The term is memory traffic per element of a rank's layer activation (its
-micro-batch's tokens x hidden / tp), per transformer layer and pass (forward,
-backward), beside the kernels dtcalc times, at the elementwise rate: it enters every
-layer's compute, so a case's step time is linear in it, T(g) = T(0) + g x c.
-The script runs `dtcalc validate` on the training dataset twice (g = LOW and
-g = PROBE; both inside the bounds the preset's [calibration] table gives the
-term), reads each case's T(0) and c from the predicted throughput
-(throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on
-the fitting rows (a grid of 0.01 B), and predicts the rows left out. The fitted
-value is then checked by one more dtcalc run.
+- framework-bytes-per-element, g: memory traffic per element of a rank's layer
+  activation (its micro-batch's tokens x hidden / tp), per transformer layer and
+  pass (forward, backward), beside the kernels dtcalc times, at the elementwise
+  rate. It enters every layer's compute, so at a fixed f a case's step time is
+  linear in it, T(g) = T(0) + g x c.
+- sustained-gemm-fraction, f: the share of the GEMM benchmark's throughput a
+  training step's GEMMs sustain. Searched on a grid of 0.01 within the
+  bounds the preset's [calibration] table gives it (0.80-1.00).
+
+For each f the script runs `dtcalc validate` on the training dataset twice (g =
+LOW and g = PROBE), reads each case's T(0) and c from the predicted throughput
+(throughput ~ 1 / T), fits g by least squares in log(predicted / measured) on the
+fitting rows, keeps the (f, g) of least loss, and predicts the rows left out.
+The fitted pair is then checked by one more dtcalc run.
 
 Families: GPT-3 (NeMo GPT), Llama-2, Llama-3, Megatron GPT weak scaling.
 
-The term lives in the GPU's catalogue file (presets/devices/h100-sxm.toml); the
+The constants live in the GPU's catalogue file (presets/devices/h100-sxm.toml); the
 preset the rows run on (presets/h100-ib-ndr400.toml) is composed of it. Each run
-writes a copy of the device file with the term set, and a copy of the preset whose
-`gpu` names that copy.
+writes a copy of the device file with the constants set, and a copy of the preset
+whose `gpu` names that copy.
 
 usage: scripts/framework_gap_fit.py [--dtcalc build/src/dtcalc] [--preset presets/h100-ib-ndr400.toml]
                                     [--device presets/devices/h100-sxm.toml]
@@ -37,6 +41,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "framework-bytes-per-element"
+SUSTAINED = "sustained-gemm-fraction"
+FRACTIONS = [round(0.80 + 0.01 * i, 2) for i in range(21)]  # the [calibration] bounds, 0.80-1.00
 LOW, PROBE = 1.0, 101.0  # bytes per element; any two values, T is linear in it
 
 
@@ -48,10 +54,11 @@ def family(case):
     sys.exit(f"framework_gap_fit.py: case {case!r} belongs to no family; add its prefix to family()")
 
 
-def predict(dtcalc, preset_text, device_text, value):
-    """{case: (measured, predicted)} for one metric per case, with the term set to value."""
-    if not re.search(rf"^{KEY}\s*=", device_text, re.M):
-        sys.exit(f"framework_gap_fit.py: the device file has no '{KEY} = ...' line to vary")
+def predict(dtcalc, preset_text, device_text, value, fraction):
+    """{case: (measured, predicted)} for one metric per case, with the constants set to value and fraction."""
+    for key in (KEY, SUSTAINED):
+        if not re.search(rf"^{key}\s*=", device_text, re.M):
+            sys.exit(f"framework_gap_fit.py: the device file has no '{key} = ...' line to vary")
     if not re.search(r"^gpu\s*=", preset_text, re.M):
         sys.exit("framework_gap_fit.py: the preset has no 'gpu = ...' line naming its device")
     with tempfile.TemporaryDirectory() as tmp:
@@ -59,7 +66,8 @@ def predict(dtcalc, preset_text, device_text, value):
         preset = os.path.join(tmp, "preset.toml")
         gates = os.path.join(tmp, "gates.toml")
         with open(device, "w") as f:
-            f.write(re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", device_text, flags=re.M))
+            text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", device_text, flags=re.M)
+            f.write(re.sub(rf"^{SUSTAINED}\s*=.*$", f"{SUSTAINED} = {fraction!r}", text, flags=re.M))
         with open(preset, "w") as f:
             f.write(re.sub(r"^gpu\s*=.*$", f"gpu = {device!r}".replace("'", '"'), preset_text, flags=re.M))
         with open(gates, "w") as f:
@@ -83,14 +91,29 @@ def errors(cases, gap):
     return {name: abs(1.0 / (t0 + gap * c) / measured - 1) for name, (measured, t0, c) in cases.items()}
 
 
+def loss(cases, gap):
+    return sum(math.log(1.0 / (t0 + gap * c) / m) ** 2 for m, t0, c in cases.values())
+
+
 def fit(cases):
+    """(loss, g): g on a grid of 0.01 B from 0 to 1000 B, coarse to fine."""
+    lo, hi, step = 0.0, 1000.0, 1.0
+    while True:
+        grid = [lo + step * i for i in range(int(round((hi - lo) / step)) + 1)]
+        best = min(grid, key=lambda g: loss(cases, g))
+        if step <= 0.01 + 1e-12:
+            return loss(cases, best), round(best, 2)
+        lo, hi, step = max(0.0, best - step), min(1000.0, best + step), step / 10
+
+
+def fit_both(cases_by_fraction, names):
+    """(loss, f, g) of least loss on the rows `names`."""
     best = None
-    for step in range(0, 100001):  # 0 to 1000 B by 0.01 B
-        gap = step / 100
-        loss = sum(math.log(1.0 / (t0 + gap * c) / m) ** 2 for m, t0, c in cases.values())
-        if best is None or loss < best[0]:
-            best = (loss, gap)
-    return best[1]
+    for f, cases in cases_by_fraction.items():
+        l, g = fit({n: cases[n] for n in names})
+        if best is None or l < best[0]:
+            best = (l, f, g)
+    return best
 
 
 def summary(errs):
@@ -106,30 +129,39 @@ def main():
     args = ap.parse_args()
     text = open(args.preset).read()
     device = open(args.device).read()
-    atl = predict(args.dtcalc, text, device, LOW)
-    atp = predict(args.dtcalc, text, device, PROBE)
-    cases = {}
-    for name, (measured, pl) in atl.items():
-        c = (1.0 / atp[name][1] - 1.0 / pl) / (PROBE - LOW)
-        cases[name] = (measured, 1.0 / pl - LOW * c, c)
+    by_fraction = {}
+    for f in FRACTIONS:
+        atl = predict(args.dtcalc, text, device, LOW, f)
+        atp = predict(args.dtcalc, text, device, PROBE, f)
+        cases = {}
+        for name, (measured, pl) in atl.items():
+            c = (1.0 / atp[name][1] - 1.0 / pl) / (PROBE - LOW)
+            cases[name] = (measured, 1.0 / pl - LOW * c, c)
+        by_fraction[f] = cases
+    names = sorted(by_fraction[FRACTIONS[0]])
 
-    gap = fit(cases)
-    print(f"all rows: {KEY} = {gap:.2f}  in-sample {summary(errors(cases, gap))}")
-    check = predict(args.dtcalc, text, device, gap)
+    _, f, gap = fit_both(by_fraction, names)
+    print(f"all rows: {SUSTAINED} = {f:.2f}, {KEY} = {gap:.2f}  "
+          f"in-sample {summary(errors(by_fraction[f], gap))}")
+    check = predict(args.dtcalc, text, device, gap, f)
     direct = {n: abs(p / m - 1) for n, (m, p) in check.items()}
-    print(f"  dtcalc at {gap:.2f} B per element: {summary(direct)}")
+    print(f"  dtcalc at {f:.2f} and {gap:.2f} B per element: {summary(direct)}")
+    for g_f in (1.0,):
+        l1, g1 = fit(by_fraction[g_f])
+        print(f"  with {SUSTAINED} = {g_f:.2f} (the benchmark as measured): {KEY} = {g1:.2f}, "
+              f"in-sample {summary(errors(by_fraction[g_f], g1))}")
 
-    families = sorted({family(n) for n in cases})
+    families = sorted({family(n) for n in names})
     left_out = {}
     for fam in families:
-        train = {n: v for n, v in cases.items() if family(n) != fam}
-        test = {n: v for n, v in cases.items() if family(n) == fam}
-        g = fit(train)
-        e = errors(test, g)
+        train = [n for n in names if family(n) != fam]
+        test = [n for n in names if family(n) == fam]
+        _, ff, g = fit_both(by_fraction, train)
+        e = errors({n: by_fraction[ff][n] for n in test}, g)
         left_out.update(e)
-        print(f"leave out {fam:27s}: {g:6.2f} B per element on the others; left-out rows {summary(e)}")
+        print(f"leave out {fam:27s}: {ff:.2f} and {g:6.2f} B per element on the others; left-out rows {summary(e)}")
     print(f"leave-one-family-out, every row predicted by the fit without its family: {summary(left_out)}")
-    for name in sorted(cases):
+    for name in names:
         print(f"  {name:28s} in-sample {100 * direct[name]:5.2f} %  left-out {100 * left_out[name]:5.2f} %")
 
 

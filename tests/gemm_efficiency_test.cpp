@@ -64,6 +64,15 @@ TEST_CASE("gemm time by shape on a training device") {
     CHECK(gemm_time_ns(d, Precision::BF16, 4.325376e9, 0) == doctest::Approx(8650.752));
     // 1536 x 1400 needs the same 132 tiles: 2 x 1536 x 1400 x 1000 FLOPs in the same 8650.752 ns.
     CHECK(gemm_time_ns(d, Precision::BF16, 1536, 1400, 1000, 0) == doctest::Approx(8650.752));
+    // Sustaining 0.8 of the benchmark's throughput in a step: 8650.752 / 0.8 = 10813.44 ns,
+    // by shape and by FLOPs alike.
+    TrainingDevice sustained = d;
+    sustained.sustained_gemm_fraction = 0.8;
+    CHECK(gemm_time_ns(sustained, Precision::BF16, 1536, 1408, 1000, 0) == doctest::Approx(10813.44));
+    CHECK(gemm_time_ns(sustained, Precision::BF16, 4.325376e9, 0) == doctest::Approx(10813.44));
+    // Memory-bound GEMMs are not slowed: 1 GB at 1000 GB/s x 1 (memory efficiency) = 1e6 ns.
+    sustained.hbm_gbps = 1000;
+    CHECK(gemm_time_ns(sustained, Precision::BF16, 1536, 1408, 1000, 1e9) == doctest::Approx(1e6));
 }
 
 TEST_CASE("a GEMM beside kernels that hold some SMs: the peak and the waves over the SMs left") {

@@ -3,9 +3,10 @@
 // bandwidth and capacity, and achieved fractions of peak measured on real
 // kernels (a curve per device, from its preset, never a factor per workload).
 //
-//   GEMM        max(F / (peak_p x eff), B / (bw x eff_mem))
+//   GEMM        max(F / (peak_p x eff x s), B / (bw x eff_mem))
 //               eff = eff_shape(m, n, k) (compute/gemm_efficiency.h) where the device
-//               states a GEMM benchmark for precision p, else eff_gemm(F), F = FLOPs of one GEMM
+//               states a GEMM benchmark for precision p, else eff_gemm(F), F = FLOPs of one GEMM;
+//               s = the share of that throughput sustained in a training step
 //               (fp8 casts are elementwise passes of their own: model/fp8_casts.h)
 //   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
 //   elementwise B / (bw x eff_mem)
@@ -34,6 +35,9 @@ struct TrainingDevice {
     GemmShapeModel gemm_shape;      ///< BF16 GEMMs by shape; not given: gemm_efficiency
     GemmShapeModel fp8_gemm_shape;  ///< fp8 GEMMs by shape, of the fp8 peak; not given: gemm_efficiency curves
     double framework_bytes_per_element = 0;  ///< framework traffic per activation element (token x hidden / tp), layer and pass
+    /// The share of its benchmark's GEMM throughput a GEMM sustains inside a
+    /// training step (clocks under the power cap, kernels back to back).
+    double sustained_gemm_fraction = 1;
     double attention_efficiency = 1;
     double memory_efficiency = 1;
     /// Non-empty: the efficiencies above are this other device's, not measured

@@ -291,7 +291,7 @@ ConfigValue ll_max_bus_bandwidth(const ConfigValue& one_node, bool amd, const In
 // its benchmark (the benchmark point means what it does on the device it was
 // measured on); peaks, HBM and links it states itself.
 const char* const kEfficiencyKeys[] = {"gemm-efficiency", "gemm-efficiency-fp8", "gemm-benchmark", "gemm-benchmark-fp8",
-                                       "gemm-sms", "gemm-tiles", "gemm-k-overhead", "framework-bytes-per-element",
+                                       "gemm-sms", "gemm-tiles", "gemm-k-overhead", "framework-bytes-per-element", "sustained-gemm-fraction",
                                        "attention-efficiency", "memory-efficiency"};
 
 ConfigValue composed_compute(const Device& d, const std::vector<std::string>& preset_dirs) {

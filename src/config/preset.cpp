@@ -102,6 +102,7 @@ TrainingDevice compute_from(const ConfigValue& table) {
         fail_at(*old, "framework-layer-ns-per-token is no longer read: the framework term is now "
                       "framework-bytes-per-element, memory traffic per element of a rank's layer activation (tokens x "
                       "hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs");
+    if (const ConfigValue* v = r.optional("sustained-gemm-fraction")) c.sustained_gemm_fraction = fraction(*v);
     if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("efficiency-assumed-from")) c.efficiency_assumed_from = as_string(*v);
