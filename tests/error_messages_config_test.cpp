@@ -258,6 +258,11 @@ TEST_CASE("error message: preset [compute] tables and backend") {
              ":25:20: compute.peak-tflops-bf16: out of range (got 1e+10): accepted are 1e-06 to 1e+09 TFLOP/s"},
             {"efficiency above 1", base + "attention-efficiency = 1.5\n",
              ":28:24: compute.attention-efficiency: an efficiency is a fraction of peak in (0, 1], got 1.5"},
+            // "sustained-gemm-fraction = " is 26 characters: the value starts at column 27.
+            {"sustained share above 1", base + "sustained-gemm-fraction = 1.2\n",
+             ":28:27: compute.sustained-gemm-fraction: an efficiency is a fraction of peak in (0, 1], got 1.2"},
+            {"sustained share of zero", base + "sustained-gemm-fraction = 0\n",
+             ":28:27: compute.sustained-gemm-fraction: must be > 0 (got 0)"},
             {"curve not a list", base + "gemm-efficiency = 0.5\n",
              ":28:19: compute.gemm-efficiency: expected a list of [FLOPs, fraction] points"},
             {"curve point of one number", base + "gemm-efficiency = [[1e9]]\n",
