@@ -13,6 +13,8 @@ every (collective, GPUs, nodes) group weighs the same whatever its row count.
   scripts/nccl_fit.py logo         leave-one-group-out: for each group, fit every
                                    calibrated constant on the other groups only and
                                    report the left-out group's MAE and max
+  scripts/nccl_fit.py loso         leave-one-shape-out: the same with every group of
+                                   one node shape (GPUs and nodes) left out at once
 
 Options: --dtcalc PATH (default build/src/dtcalc), --markdown (tables as Markdown).
 The preset folder is copied to a temporary folder, the catalogue files edited
@@ -30,7 +32,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATASETS = ["nccl-h100", "astrasim-hgx-h100"]
+DATASETS = ["nccl-h100", "astrasim-hgx-h100", "nccl-h100-shapes", "nccl-h100-pairs", "nccl-h100-nodes"]
 
 # (catalogue file, table, key, search range low, high, log scale): the
 # constants marked "calibrated", where the composed presets take them from
@@ -39,6 +41,9 @@ CONSTANTS = [
     ("nccl/hopper.toml", "nccl", "alltoall-nvlink-efficiency", 0.60, 0.95, False),
     ("nics/ndr400.toml", None, "payload-efficiency", 0.75, 1.00, False),
     ("nics/ndr400.toml", None, "p2p-channel-bandwidth-gbps", 8.0, 30.0, False),
+    ("nics/ndr400.toml", None, "p2p-chunk-overhead-us", 0.1, 5.0, False),
+    ("nics/ndr400.toml", None, "alltoall-efficiency", 0.75, 1.00, False),
+    ("nccl/hopper.toml", "nccl.p2p", "copy-bandwidth-per-channel", 20.0, 400.0, True),
     ("nccl/hopper.toml", "nccl.protocol", "nvls-pipeline-bytes", 32768.0, 4194304.0, True),
 ]
 FILES = sorted({c[0] for c in CONSTANTS})
@@ -119,6 +124,12 @@ class Evaluator:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def shape_of(group):
+    """'nccl-h100:all-gather/80gpu/10node' -> '80gpu/10node' (one node when unnamed)."""
+    parts = group.split(":", 1)[1].split("/")[1:]
+    return "/".join(parts) if len(parts) > 1 else parts[0] + "/1node"
+
+
 def group_stats(errors):
     return sum(errors) / len(errors), max(errors)
 
@@ -166,7 +177,7 @@ def fmt_values(values):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["table", "fit", "logo"])
+    ap.add_argument("mode", choices=["table", "fit", "logo", "loso"])
     ap.add_argument("--dtcalc", default=os.path.join(ROOT, "build", "src", "dtcalc"))
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
@@ -186,6 +197,20 @@ def main():
             values = fit(ev, names, ev.shipped)
             print(f"# shipped: {fmt_values(ev.shipped)}  objective {100 * objective(groups, names):.3f}%")
             print(f"# fitted:  {fmt_values(values)}  objective {100 * objective(ev.cases(values), names):.3f}%")
+        elif args.mode == "loso":
+            print(f"# leave-one-shape-out; shipped constants: {fmt_values(ev.shipped)}")
+            print(sep.join(["left-out group".ljust(46), "in-sample MAE", "out MAE", "out max"]))
+            shapes = sorted({shape_of(g) for g in names})
+            for shape in shapes:
+                left = [g for g in names if shape_of(g) == shape]
+                values = fit(ev, [h for h in names if shape_of(h) != shape], ev.shipped)
+                out = ev.cases(values)
+                print(f"# without shape {shape}: {fmt_values(values)}", flush=True)
+                for g in left:
+                    mae, mx = group_stats(out[g])
+                    mae0, _ = group_stats(groups[g])
+                    print(sep.join([g.ljust(46), f"{100 * mae0:6.2f}%", f"{100 * mae:6.2f}%", f"{100 * mx:6.2f}%"]),
+                          flush=True)
         else:
             print(f"# leave-one-group-out; shipped constants: {fmt_values(ev.shipped)}")
             print(sep.join(["left-out group".ljust(46), "in-sample MAE", "out MAE", "out max", "constants fitted without it"]))

@@ -210,44 +210,45 @@ TEST_CASE("predicted times from the derived channels and rates") {
     CHECK(ag.channels == 24);
     CHECK(ag.us == doctest::Approx(2676.9417).epsilon(1e-7));
     // Ten nodes, 16 GiB ring all-gather: 16 channels on 8 NICs, two per NIC, each
-    // sending 512 KiB steps: 524288 / (524288/45.55 + 14000 ns) = 20.552 GB/s per
-    // channel, 41.10 per NIC (below 45.55), 328.83 GB/s per node. Latency
-    // 8.4 + 70 x max(3.4, 3 x 1.0) + 9 x 14 = 372.4 us; fill 524288 / (328.83/16).
+    // sending 512 KiB steps: 524288 / (524288/49.15 + 14000 ns) = 21.2545 GB/s per
+    // channel, 42.509 per NIC (below 49.15), 340.07 GB/s per node. Latency
+    // 8.4 + 70 x max(3.4, 3 x 1.0) + 9 x 14 = 372.4 us; fill 524288 / (340.07/16)
+    // = 24667.1 ns; 17179869184 x 79/80 / 340.07 = 49886744.5 ns.
     const Run ag10 = run(ib, CollectiveKind::AllGather, 16 * GiB, 10, 8);
     CHECK(ag10.nics == 8);
     CHECK(ag10.channels == 16);
-    CHECK(ag10.us == doctest::Approx(51989.667).epsilon(1e-7));
+    CHECK(ag10.us == doctest::Approx(50283.8116).epsilon(1e-7));
     // Two nodes of 8, 16 GiB NVLS-tree all-reduce: every head runs all 16 NVLS
     // channels, so each NIC carries 16, each sending 128 KiB chunks:
-    // 131072 / (131072/45.55 + 14000 ns) = 7.77 GB/s x 16 = 124 > 45.55, so the 8
-    // NICs move 364.4 GB/s, once per direction on two nodes; NVLS inside the
+    // 131072 / (131072/49.15 + 14000 ns) = 8.1 GB/s x 16 = 130 > 49.15, so the 8
+    // NICs move 393.2 GB/s, once per direction on two nodes; NVLS inside the
     // node, 0.85 x 360 x 8/9 = 272 GB/s, binds: 17179869184 / 272 = 63161283.8 ns.
     // Latency 25 + 2 x 1 x 20.9 = 66.8 us. Fill: NVLS inside the node 712900 /
     // (272/16) = 41935.3 ns; the tree (depth 1) 2 x 16 x 8 x 131072 / 272 =
     // 123361.9 ns.
     CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(63393.3809).epsilon(1e-7));
     // Ten nodes of 8, 32 MiB NVLS-tree all-reduce: 2 MiB per channel, 64 KiB
-    // chunks (4 nodes and more): 65536 / (65536/45.55 + 14000 ns) x 16 = 67.9 >
-    // 45.55, the NICs carry 8 x 45.55 = 364.4 GB/s, twice per direction: 182.2
+    // chunks (4 nodes and more): 65536 / (65536/49.15 + 14000 ns) x 16 = 68.4 >
+    // 49.15, the NICs carry 8 x 49.15 = 393.2 GB/s, twice per direction: 196.6
     // GB/s (below NVLS's 272). Latency 25 + 2 x 3 x 20.9 = 150.4 us; 33554432 /
-    // 182.2 = 184162.6 ns; fill 712900 / 17 = 41935.3 ns inside the node and
-    // 2 x depth 4 x (16 x 8 x 65536) / 182.2 = 368325.3 ns through the tree:
-    // 744823.2 ns (measured: 798.5 us).
-    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(744.8232).epsilon(1e-6));
+    // 196.6 = 170673.6 ns; fill 712900 / 17 = 41935.3 ns inside the node and
+    // 2 x depth 4 x (16 x 8 x 65536) / 196.6 = 341347.3 ns through the tree:
+    // 704356.1 ns (measured: 798.5 us).
+    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(704.3561).epsilon(1e-6));
     // Ten nodes: NCCL's nvls-tree, 8 x min(59.5, 48, 45.5) x 80/158 = 184.3 GB/s
     // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
     // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs
-    // carry an NVLS tree's data twice per direction (182.2 GB/s) and a ring's at
-    // 328.83 bus: 736.4 us + fill 524288 / (328.83/16) + S x 158/80 / 328.83.
+    // carry an NVLS tree's data twice per direction (196.6 GB/s) and a ring's at
+    // 340.07 bus: 736.4 us + fill 524288 / (340.07/16) + S x 158/80 / 340.07.
     CHECK(run(ib, CollectiveKind::AllReduce, 2 * GiB, 10, 8).algorithm == "nvls-tree/Simple");
     const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);
     CHECK(ring10.algorithm == "ring/Simple");
-    CHECK(ring10.us == doctest::Approx(103945.424).epsilon(1e-7));
+    CHECK(ring10.us == doctest::Approx(100534.5561).epsilon(1e-7));
     // One GPU on each of 8 nodes, 1 MiB PAT all-gather: latency 8 + log2(8) x
     // 14/3.5 + 8 x 2.8 = 42.4 us already holds every step's network latency, so
-    // the NIC streams at its payload, 45.55 x 0.75 = 34.1625 GB/s:
-    // 917504 / 34.1625 = 26857.05 ns.
-    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 1).us == doctest::Approx(69.25705).epsilon(1e-6));
+    // the NIC streams at its payload, 49.15 x 0.75 = 36.8625 GB/s:
+    // 917504 / 36.8625 = 24889.9 ns.
+    CHECK(run(ib, CollectiveKind::AllGather, MiB, 8, 1).us == doctest::Approx(67.28990).epsilon(1e-6));
 }
 
 TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, the NIC streams at its payload") {
@@ -257,19 +258,19 @@ TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, t
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     // 4 nodes of 1, ring all-gather, Simple, 1 MiB: 8.4 + 3 x 14 = 50.4 us; 4
     // channels on the one NIC (nccl_topology: 2 x 24, postset 4), bus
-    // min(360, 45.55) = 45.55 GB/s; fill: step 1 MiB / (4 x 4) = 65536 B over
-    // 45.55/4 GB/s = 5755.08 ns; 1048576 x 3/4 / 45.55 = 17265.25 ns.
+    // min(360, 49.15) = 49.15 GB/s; fill: step 1 MiB / (4 x 4) = 65536 B over
+    // 49.15/4 GB/s = 5333.5 ns; 1048576 x 3/4 / 49.15 = 16000.7 ns.
     const Run ring = run(ib, CollectiveKind::AllGather, MiB, 4, 1, {NcclAlgorithm::Ring, NcclProtocol::Simple});
     CHECK(ring.algorithm == "ring/Simple");
     CHECK(ring.channels == 4);
-    CHECK(ring.us == doctest::Approx(73.42033).epsilon(1e-6));
+    CHECK(ring.us == doctest::Approx(71.73420).epsilon(1e-6));
     // Tree all-reduce, Simple, 64 KiB: 8.4 + 2 x (0 x 4 + log2(4) x 14) = 64.4 us;
-    // bus min(45.55 x 0.92 = 41.906, 2 x 36.0) = 41.906, algbw 20.953 GB/s:
-    // 65536 / 20.953 = 3127.76 ns.
+    // bus min(49.15 x 0.92 = 45.218, 2 x 36.0) = 45.218, algbw 22.609 GB/s:
+    // 65536 / 22.609 = 2898.67 ns.
     const Run tree =
         run(ib, CollectiveKind::AllReduce, 64 * 1024, 4, 1, {NcclAlgorithm::Tree, NcclProtocol::Simple});
     CHECK(tree.algorithm == "tree/Simple");
-    CHECK(tree.us == doctest::Approx(67.52776).epsilon(1e-6));
+    CHECK(tree.us == doctest::Approx(67.29867).epsilon(1e-6));
 }
 
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
@@ -325,18 +326,22 @@ TEST_CASE("send/recv: channels x 20.6 GB/s up to the NVLink rate; one channel th
     CHECK(run(ib, CollectiveKind::SendRecv, 32 * MiB, 1, 8).us == doctest::Approx(441.06485).epsilon(1e-7));
     // 512 MiB: 32 channels, capped by 360 GB/s: 8400 + 25450.9 + 1491308.1 ns.
     CHECK(run(ib, CollectiveKind::SendRecv, 512 * MiB, 1, 8).us == doctest::Approx(1525.15896).epsilon(1e-7));
-    // 80 ranks: one channel, 15.24 GB/s through the NIC; fill 131072/15.24 ns;
-    // latency 8.4 + one network step 14 us: 22400 + 8600.5 + 2147483648/15.24.
-    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(140942.001).epsilon(1e-7));
+    // 80 ranks: one channel through the NIC, 1 / (1/17.95 + 1300/131072) =
+    // 15.2373 GB/s (nccl_p2p.h); fill 131072/17.95 = 7302.0 ns; latency 8.4 + one
+    // network step 14 us: 22400 + 7302.0 + 2147483648/15.2373 = 140965874 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(140965.8741).epsilon(1e-7));
 }
 
 TEST_CASE("all-to-all across 10 nodes is bound by the NICs") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     const std::uint64_t bytes = 17179868160;  // nccl-tests' 80-rank size
-    // NIC: S x 72/80 / 45.55 = 339448547.6 ns (NVLink's S x 7/80 / (450 x 0.747)
-    // is far less); per peer S/80 on one channel: fill 131072 / 15.24 = 8600.5 ns;
-    // + 8.4 + 14 us.
-    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(339479.548).epsilon(1e-8));
+    // NIC: each sends to 9 others, at 49.15 x 0.918 = 45.1197 GB/s (72 remote
+    // peers x 1 channel could move 1 / (1/(72 x 17.95) + 1300/131072) = 93.5):
+    // S x 72/80 / 45.1197 = 342685818.9 ns (NVLink's S x 7/80 / (450 x 0.756) is
+    // far less). The own share S/80 = 214748352 B copied on 1 channel at 130.7
+    // GB/s holds back 1 of 16 p2p channels: 1643063.1 / 16 = 102691.4 ns. Per
+    // peer S/80 on one channel: fill 131072 / 17.95 = 7302.0 ns; + 8.4 + 14 us.
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(342818.2124).epsilon(1e-7));
 }
 
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {

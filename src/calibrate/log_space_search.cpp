@@ -23,7 +23,7 @@ LogSearchResult minimize_in_log_box(const LogSearchObjective& objective, const s
             const double x0 = std::log(out.values[i]);
             std::vector<double> trial = out.values;
             auto f = [&](double x) {
-                trial[i] = std::exp(std::clamp(x, a, b));
+                trial[i] = std::clamp(std::exp(std::clamp(x, a, b)), low[i], high[i]);  // exp(log(high)) may round above high
                 ++out.evaluations;
                 return objective(trial, static_cast<int>(i));
             };
@@ -73,7 +73,7 @@ LogSearchResult minimize_in_log_box(const LogSearchObjective& objective, const s
             }
             if (best_x != x0) {
                 largest_move = std::max(largest_move, std::abs(best_x - x0));
-                out.values[i] = std::exp(std::clamp(best_x, a, b));
+                out.values[i] = std::clamp(std::exp(std::clamp(best_x, a, b)), low[i], high[i]);
                 out.objective = objective(out.values, -1);  // the accepted point, every part recomputed
                 ++out.evaluations;
             }

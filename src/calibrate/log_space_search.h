@@ -18,7 +18,7 @@ namespace dtcalc {
 struct LogSearchSettings {
     int grid_points = 17;
     int golden_steps = 24;  ///< each shrinks the bracket by 0.618: 24 steps, ~1e-5 of a grid cell
-    int max_sweeps = 6;
+    int max_sweeps = 40;
     double tolerance = 1e-6;  ///< in ln(value)
 };
 

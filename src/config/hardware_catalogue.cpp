@@ -209,7 +209,7 @@ struct Nic {
     std::string name, description;
     std::vector<std::string> sources;
     // Copies: a borrowed calibration outlives the file it was read from.
-    ConfigValue rate, latency, payload, channel;
+    ConfigValue rate, latency, payload, channel, chunk_overhead, alltoall;
     std::string calibration_from;
 };
 
@@ -231,11 +231,17 @@ void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& p
         const Nic source = read_nic(n.calibration_from, preset_dirs, depth + 1);
         n.payload = source.payload;
         n.channel = source.channel;
+        n.chunk_overhead = source.chunk_overhead;
+        n.alltoall = source.alltoall;
     } else {
         n.payload = r.required("payload-efficiency");
         fraction(n.payload);
         n.channel = r.required("p2p-channel-bandwidth-gbps");
         in_range(n.channel, 1e-3, 1e4, "GB/s");
+        n.chunk_overhead = r.required("p2p-chunk-overhead-us");
+        in_range(n.chunk_overhead, 0, 1e3, "us");
+        n.alltoall = r.required("alltoall-efficiency");
+        fraction(n.alltoall);
     }
     r.finish();
 }
@@ -478,13 +484,18 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
             } else if (key == "p2p") {
                 ConfigValue p2p = value;
                 put(p2p, "network-channel-bandwidth", nic.channel);
+                put(p2p, "network-chunk-overhead-us", nic.chunk_overhead);
                 put(out, key, std::move(p2p));
             } else {
                 put(out, key, value);
             }
-            if (key == "alltoall-nvlink-efficiency") put(out, "network-p2p-efficiency", nic.payload);
+            if (key == "alltoall-nvlink-efficiency") {
+                put(out, "network-p2p-efficiency", nic.payload);
+                put(out, "network-alltoall-efficiency", nic.alltoall);
+            }
         }
         if (!out.find("network-p2p-efficiency")) put(out, "network-p2p-efficiency", nic.payload);
+        if (!out.find("network-alltoall-efficiency")) put(out, "network-alltoall-efficiency", nic.alltoall);
         // What is borrowed from other hardware, for reports to say.
         std::vector<ConfigValue> assumed;
         if (const ConfigValue* a = nccl.find("assumed"); a && a->type == ConfigValue::Type::List) assumed = a->items;

@@ -86,6 +86,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.nvls_channels = channels(r, "nvls-channels");
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
+    p.network_alltoall_efficiency = fraction(r.required("network-alltoall-efficiency"));
     p.ring_plateau_factor = r.positive_number("ring-plateau-factor");
     if (r.has("assumed")) p.assumed = r.string_list("assumed");
 
@@ -133,6 +134,8 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         p.p2p_nvlink_chunk_bytes = c.positive_number("nvlink-chunk-bytes");
         p.p2p_network_chunk_bytes = c.positive_number("network-chunk-bytes");
         p.p2p_network_channel_bandwidth = c.positive_number("network-channel-bandwidth");
+        p.p2p_network_chunk_overhead_us = c.non_negative_number("network-chunk-overhead-us");
+        p.p2p_copy_bandwidth_per_channel = c.positive_number("copy-bandwidth-per-channel");
         p.p2p_per_channel_net_bandwidth = c.positive_number("per-channel-net-bandwidth");
         c.finish();
     }

@@ -18,6 +18,14 @@ double network_step_us(const NcclParameters& params) {
 
 }  // namespace
 
+double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, int channels) {
+    const double c = static_cast<double>(std::max(1, channels));
+    double ns_per_byte = 1.0 / (c * params.p2p_network_channel_bandwidth);
+    if (params.p2p_network_chunk_bytes > 0)
+        ns_per_byte += params.p2p_network_chunk_overhead_us * kNsPerUs / params.p2p_network_chunk_bytes;
+    return std::min(nic_payload_gbps, 1.0 / ns_per_byte);
+}
+
 NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
                                   const NcclParameters& params, std::uint64_t bytes) {
     const std::int64_t ranks = std::max<std::int64_t>(1, shape.ranks);
@@ -55,7 +63,7 @@ NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, con
     double channel_bw = nvlink_channel;
     cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     if (shape.nodes > 1) {
-        bw = std::min({bw, ch.channels * params.p2p_network_channel_bandwidth, rates.nic_payload_gbps});
+        bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps, ch.channels));
         channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
         cost.latency_ns += network_step_us(params) * kNsPerUs;
     }
@@ -75,14 +83,35 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
     double t = size * (gpus - 1) / n / (rates.raw_nvlink_gbps * params.alltoall_nvlink_efficiency);
     double channel_bw = params.hardware.nvlink_link_gbps;
     cost.latency_ns = params.p2p_latency_us * kNsPerUs;
-    if (shape.nodes > 1) {
-        t = std::max(t, size * (n - gpus) / n / rates.nic_payload_gbps);
-        channel_bw = params.p2p_network_channel_bandwidth;
-        cost.latency_ns += network_step_us(params) * kNsPerUs;
-    }
     const std::uint64_t per_peer = bytes / static_cast<std::uint64_t>(shape.ranks);
     const NcclP2pChannels ch = nccl_p2p_channels(shape, rates.topology, params, per_peer);
     cost.channels = ch.channels;
+    if (shape.nodes > 1) {
+        // Rail-aligned (PXN): each NIC sends to the NIC of its rail on every
+        // other node, so with three nodes or more it carries several flows.
+        const double payload =
+            rates.nic_payload_gbps * (shape.nodes > 2 ? params.network_alltoall_efficiency : 1.0);
+        // Every remote peer has its own connections (ch.channels of them), each
+        // with its own window of steps, whichever channel serves it.
+        const std::int64_t remote_peers = shape.ranks - shape.gpus_per_node;
+        const int connections = static_cast<int>(std::min<std::int64_t>(1 << 20, remote_peers * ch.channels));
+        t = std::max(t, size * (n - gpus) / n / nccl_p2p_network_rate(params, payload, connections));
+        channel_bw = params.p2p_network_channel_bandwidth;
+        cost.latency_ns += network_step_us(params) * kNsPerUs;
+    }
+    if (shape.nodes > 1) {
+        // The rank's own share (out of place) is copied by the channels of its
+        // round, which serve the other peers too: the copy holds back those
+        // channels' share of the network-bound rest (all of it with two ranks,
+        // where the one peer uses the same channels; enqueue.cc,
+        // scheduleP2pTasksToPlan). On one node the NVLink all-to-all rate,
+        // fitted on one-node rows, already holds it.
+        const double distinct = static_cast<double>(std::min<std::int64_t>(
+            std::max(1, rates.topology.p2p_channels), (shape.ranks - 1) * static_cast<std::int64_t>(ch.channels)));
+        const double self_copy_ns =
+            static_cast<double>(per_peer) / (ch.channels * params.p2p_copy_bandwidth_per_channel);
+        t += self_copy_ns * std::min(1.0, ch.channels / distinct);
+    }
     cost.fill_ns = std::min(static_cast<double>(per_peer) / ch.channels, ch.chunk_bytes) / channel_bw;
     cost.bandwidth_ns = t;
     return cost;

@@ -76,6 +76,9 @@ struct NcclParameters {
     // --- Calibrated data rates (each labelled in the preset with its data) ---
     double alltoall_nvlink_efficiency = 0;  ///< all-to-all NVLink data rate = NVLink bandwidth x this
     double network_p2p_efficiency = 0;      ///< payload one NIC carries = NIC bandwidth x this
+    /// All-to-all across three or more nodes: each NIC then sends to several
+    /// NICs at once, and carries this share of its payload rate.
+    double network_alltoall_efficiency = 0;
 
     // --- Protocols ---
     double ll_bandwidth_factor = 0;                ///< LL carries 8 data bytes per 16 (NCCL: 0.5)
@@ -108,6 +111,8 @@ struct NcclParameters {
     double p2p_nvlink_chunk_bytes = 0;
     double p2p_network_chunk_bytes = 0;
     double p2p_network_channel_bandwidth = 0;  ///< GB/s one channel moves through a NIC (calibrated)
+    double p2p_network_chunk_overhead_us = 0;  ///< per network chunk, shared by a GPU's channels (calibrated)
+    double p2p_copy_bandwidth_per_channel = 0; ///< GB/s one channel copies a rank's share to itself (calibrated)
     double p2p_per_channel_net_bandwidth = 14; ///< NCCL: P2P_PER_CHANNEL_NET_BW, sizes channels per NIC peer
 
     // --- Latencies (microseconds) ---
