@@ -344,6 +344,37 @@ TEST_CASE("all-to-all across 10 nodes is bound by the NICs") {
     CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(342818.2124).epsilon(1e-7));
 }
 
+TEST_CASE("point-to-point through a NIC: channels add less than their count") {
+    // 1 / rate = 1 / (channels x 17.95 GB/s) + 1.30 us / 131072 B (nccl_p2p.h):
+    // 1 channel: 1 / (0.0557103 + 0.0099182) = 15.2373 GB/s (measured 15.2, 10 x 8);
+    // 2: 1 / (0.0278552 + 0.0099182) = 26.4737 (measured 24.9-26.2, 10 x 1, 2, 4);
+    // 4: 1 / (0.0139276 + 0.0099182) = 41.9361 (measured 39.0-46.3, 2-node pairs);
+    // 72 connections: 93.528, above the NIC's 49.15 GB/s, which then binds.
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 1) == doctest::Approx(15.237278).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 2) == doctest::Approx(26.473680).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 4) == doctest::Approx(41.936125).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 72) == doctest::Approx(93.528159).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 49.15, 72) == 49.15);
+}
+
+TEST_CASE("two ranks on two nodes: send/recv on four channels; all-to-all copies its own half on the same four") {
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const std::uint64_t bytes = 16 * GiB;
+    // Send/recv: 4 channels, 41.9361 GB/s; latency 8.4 + 14 us; fill 131072 /
+    // 17.95 = 7302.06 ns; 17179869184 / 41.9361 = 409667544.1 ns: 409697.246 us
+    // (the 45 pairs measured: 388.6-440.1 ms, median 432.8).
+    const Run sr = run(ib, CollectiveKind::SendRecv, bytes, 2, 1);
+    CHECK(sr.channels == 4);
+    CHECK(sr.us == doctest::Approx(409697.246).epsilon(1e-8));
+    // All-to-all: half to the peer over the same 4 channels, 8589934592 / 41.9361
+    // = 204833772.0 ns (no all-to-all share: one peer node); the own half copied
+    // at 4 x 130.7 GB/s = 16430632.3 ns, on the peer's own channels (share 4 / 4);
+    // + 22400 + 7302.06 ns: 221294.106 us (median pair measured: 238.2 ms out of
+    // place, 215.9 in place, where nothing is copied).
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 2, 1).us == doctest::Approx(221294.106).epsilon(1e-8));
+}
+
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {
     const Preset node = load_preset("hgx-h100", kDirs);
     const Preset cluster = load_preset("h100-ib-ndr400", kDirs);

@@ -14,13 +14,20 @@
 // Send/recv (nccl-tests sendrecv_perf: every rank sends B to the next rank and
 // receives B from the previous one; the slowest pair sets the pace):
 //   bw   = min(channels x NCCL's per-NVLink figure, NVLink rate), and across
-//          nodes also min(channels x p2p network-channel-bandwidth, NIC payload)
+//          nodes also the network rate of `channels` (nccl_p2p_network_rate)
 //   time = p2p latency (+ one network step across nodes) + fill + B / bw,
 //          fill = min(B / channels, C) / per-channel bandwidth (the slower one)
 // All-to-all of B bytes per rank (B/n to every peer):
 //   NVLink: B (G-1)/n / (NVLink bandwidth x alltoall-nvlink-efficiency)
-//   NIC:    B (n-G)/n / NIC payload   (PXN: rail-aligned, every NIC carries its GPU's share)
-//   time = p2p latency (+ one network step) + fill (for B/n) + the slower of the two
+//   NIC:    B (n-G)/n / network rate of (n-G) x channels connections, the NIC
+//           payload times network-alltoall-efficiency from three nodes on
+//           (PXN, rail-aligned: every NIC carries its GPU's share, to the NIC
+//           of its rail on each other node)
+//   self:   across nodes, the own share B/n copied at channels x
+//           copy-bandwidth-per-channel, times channels / the distinct p2p
+//           channels the peers use (1 with two ranks)
+//   time = p2p latency (+ one network step) + fill (for B/n) + the slower of
+//          NVLink and NIC + self
 #include <cstdint>
 
 #include "collective/nccl/nccl_parameters.h"
