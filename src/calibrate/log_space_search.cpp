@@ -33,7 +33,9 @@ LogSearchResult minimize_in_log_box(const LogSearchObjective& objective, const s
             const double cell = (b - a) / (n - 1);
             double grid_x = x0;
             double grid_f = out.objective;
-            for (int k = 0; k < n; ++k) {
+            // The grid on the first sweep finds the basin; later sweeps refine
+            // within a cell either side of where the coordinate stands.
+            for (int k = 0; sweep == 0 && k < n; ++k) {
                 const double x = a + cell * k;
                 const double fx = f(x);
                 if (fx < grid_f) {
