@@ -375,6 +375,19 @@ TEST_CASE("catalogue errors name the flag, or the file and line") {
         CHECK(message.find("link-bandwidth-gbps") != std::string::npos);
         CHECK(message.find("typo.toml") != std::string::npos);
     }
+    SUBCASE("a NIC file with the payload rate but not the point-to-point constants") {
+        const std::string dir = write_temp_file("catalogue-nic/nics/half.toml",
+                                                "name = \"half\"\ndescription = \"x\"\nsources = [\"x\"]\n"
+                                                "line-rate-gbit = 400\nlatency-ns = 1000\npayload-efficiency = 0.98\n"
+                                                "p2p-channel-bandwidth-gbps = 18\n");
+        const std::string root = std::filesystem::path(dir).parent_path().parent_path().string();
+        SystemSource t;
+        t.gpu = "h100-sxm";
+        t.nodes = 2;
+        t.nic = "half";
+        const std::string message = error_of([&] { resolve_system(t, {root, DTCALC_PRESETS_DIR}); });
+        CHECK(message == dir + ": p2p-chunk-overhead-us: missing required key");
+    }
 }
 
 TEST_CASE("dtcalc list gpus, nics and frameworks") {
