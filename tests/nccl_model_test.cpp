@@ -2,7 +2,7 @@
 // Every expected value is worked out by hand in the comment beside it from the
 // preset's hardware facts, NCCL's rules (nccl_topology.h) and NCCL's tuning
 // tables (tuning.cc). H100: 18 NVLinks x 20.6 GB/s (SM90_NVLINK_BW) = 370.8 GB/s
-// per GPU; NDR NIC 50 GB/s line rate, payload 50 x 0.911 = 45.55 GB/s; PCIe Gen5
+// per GPU; NDR NIC 50 GB/s line rate, payload 50 x 0.983 = 49.15 GB/s; PCIe Gen5
 // x16 48 GB/s; Intel host (net overhead 1 us).
 #include <doctest/doctest.h>
 
