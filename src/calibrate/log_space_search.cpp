@@ -21,9 +21,11 @@ LogSearchResult minimize_in_log_box(const LogSearchObjective& objective, const s
             const double a = std::log(low[i]);
             const double b = std::log(high[i]);
             const double x0 = std::log(out.values[i]);
+            // exp(log(high)) may round above high: clamp the value too.
+            auto value_at = [&](double x) { return std::clamp(std::exp(std::clamp(x, a, b)), low[i], high[i]); };
             std::vector<double> trial = out.values;
             auto f = [&](double x) {
-                trial[i] = std::clamp(std::exp(std::clamp(x, a, b)), low[i], high[i]);  // exp(log(high)) may round above high
+                trial[i] = value_at(x);
                 ++out.evaluations;
                 return objective(trial, static_cast<int>(i));
             };
@@ -75,7 +77,7 @@ LogSearchResult minimize_in_log_box(const LogSearchObjective& objective, const s
             }
             if (best_x != x0) {
                 largest_move = std::max(largest_move, std::abs(best_x - x0));
-                out.values[i] = std::clamp(std::exp(std::clamp(best_x, a, b)), low[i], high[i]);
+                out.values[i] = value_at(best_x);
                 out.objective = objective(out.values, -1);  // the accepted point, every part recomputed
                 ++out.evaluations;
             }

@@ -18,8 +18,8 @@ double network_step_us(const NcclParameters& params) {
 
 }  // namespace
 
-double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, int channels) {
-    const double c = static_cast<double>(std::max(1, channels));
+double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels) {
+    const double c = std::max(1.0, channels);
     double ns_per_byte = 1.0 / (c * params.p2p_network_channel_bandwidth);
     if (params.p2p_network_chunk_bytes > 0)
         ns_per_byte += params.p2p_network_chunk_overhead_us * kNsPerUs / params.p2p_network_chunk_bytes;
@@ -93,24 +93,21 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
             rates.nic_payload_gbps * (shape.nodes > 2 ? params.network_alltoall_efficiency : 1.0);
         // Every remote peer has its own connections (ch.channels of them), each
         // with its own window of steps, whichever channel serves it.
-        const std::int64_t remote_peers = shape.ranks - shape.gpus_per_node;
-        const int connections = static_cast<int>(std::min<std::int64_t>(1 << 20, remote_peers * ch.channels));
+        const double connections = static_cast<double>(shape.ranks - shape.gpus_per_node) * ch.channels;
         t = std::max(t, size * (n - gpus) / n / nccl_p2p_network_rate(params, payload, connections));
-        channel_bw = params.p2p_network_channel_bandwidth;
-        cost.latency_ns += network_step_us(params) * kNsPerUs;
-    }
-    if (shape.nodes > 1) {
         // The rank's own share (out of place) is copied by the channels of its
         // round, which serve the other peers too: the copy holds back those
         // channels' share of the network-bound rest (all of it with two ranks,
         // where the one peer uses the same channels; enqueue.cc,
         // scheduleP2pTasksToPlan). On one node the NVLink all-to-all rate,
         // fitted on one-node rows, already holds it.
-        const double distinct = static_cast<double>(std::min<std::int64_t>(
-            std::max(1, rates.topology.p2p_channels), (shape.ranks - 1) * static_cast<std::int64_t>(ch.channels)));
+        const double distinct = std::min(static_cast<double>(std::max(1, rates.topology.p2p_channels)),
+                                         static_cast<double>(shape.ranks - 1) * ch.channels);
         const double self_copy_ns =
             static_cast<double>(per_peer) / (ch.channels * params.p2p_copy_bandwidth_per_channel);
         t += self_copy_ns * std::min(1.0, ch.channels / distinct);
+        channel_bw = params.p2p_network_channel_bandwidth;
+        cost.latency_ns += network_step_us(params) * kNsPerUs;
     }
     cost.fill_ns = std::min(static_cast<double>(per_peer) / ch.channels, ch.chunk_bytes) / channel_bw;
     cost.bandwidth_ns = t;

@@ -45,7 +45,7 @@ struct NcclP2pChannels {
 /// every chunk of every channel pays the GPU's per-chunk cost in turn:
 ///   1 / rate = 1 / (channels x channel rate) + chunk overhead / chunk bytes,
 /// at most the NIC's payload rate.
-double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, int channels);
+double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels);
 
 NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
                                   const NcclParameters& params, std::uint64_t bytes);
