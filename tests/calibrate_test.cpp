@@ -124,8 +124,8 @@ TEST_CASE("fitted values are written with 4 significant digits, within their bou
 }
 
 TEST_CASE("recovery: data the model made with known constants gives them back, within 2 % under 3 % noise") {
-    // Known constants, each away from the preset's value (0.779, 0.983, 18.05,
-    // 1.33, 0.918, 105.7, 712900).
+    // Known constants, each away from the preset's value (0.756, 0.983, 17.95,
+    // 1.30, 0.918, 130.7, 22.34, 4.01, 712900).
     const std::vector<std::pair<std::string, double>> truth = {
         {"nccl.alltoall-nvlink-efficiency", 0.82},
         {"nccl.network-p2p-efficiency", 0.93},
@@ -133,6 +133,8 @@ TEST_CASE("recovery: data the model made with known constants gives them back, w
         {"nccl.p2p.network-chunk-overhead-us", 2.0},
         {"nccl.network-alltoall-efficiency", 0.85},
         {"nccl.p2p.copy-bandwidth-per-channel", 70.0},
+        {"nccl.ring-network-channel-bandwidth", 19.0},
+        {"nccl.ring-network-slice-overhead-us", 6.0},
         {"nccl.protocol.nvls-pipeline-bytes", 450000},
     };
     CalibrationOptions options;
@@ -316,7 +318,7 @@ TEST_CASE("[calibration]: every entry names a number of the preset, bounds hold 
         "expected [low, high], the physical range the fit may use"));
     // The shipped presets state theirs.
     const Preset p = load_preset(kPreset, {});
-    REQUIRE(p.calibration.size() == 7);
+    REQUIRE(p.calibration.size() == 9);
     const auto payload = std::find_if(p.calibration.begin(), p.calibration.end(),
                                       [](const auto& c) { return c.key == "nccl.network-p2p-efficiency"; });
     REQUIRE(payload != p.calibration.end());

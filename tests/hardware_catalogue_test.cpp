@@ -64,6 +64,9 @@ void same_nccl(const NcclParameters& a, const NcclParameters& b) {
     CHECK(a.nvls_channels == b.nvls_channels);
     CHECK(a.alltoall_nvlink_efficiency == b.alltoall_nvlink_efficiency);
     CHECK(a.network_p2p_efficiency == b.network_p2p_efficiency);
+    CHECK(a.network_alltoall_efficiency == b.network_alltoall_efficiency);
+    CHECK(a.ring_network_channel_bandwidth == b.ring_network_channel_bandwidth);
+    CHECK(a.ring_network_slice_overhead_us == b.ring_network_slice_overhead_us);
     CHECK(a.ll_bandwidth_factor == b.ll_bandwidth_factor);
     CHECK(a.ll128_bandwidth_factor == b.ll128_bandwidth_factor);
     CHECK(a.ll_max_bus_bandwidth == b.ll_max_bus_bandwidth);
@@ -85,6 +88,8 @@ void same_nccl(const NcclParameters& a, const NcclParameters& b) {
     CHECK(a.p2p_nvlink_chunk_bytes == b.p2p_nvlink_chunk_bytes);
     CHECK(a.p2p_network_chunk_bytes == b.p2p_network_chunk_bytes);
     CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
+    CHECK(a.p2p_network_chunk_overhead_us == b.p2p_network_chunk_overhead_us);
+    CHECK(a.p2p_copy_bandwidth_per_channel == b.p2p_copy_bandwidth_per_channel);
     CHECK(a.p2p_per_channel_net_bandwidth == b.p2p_per_channel_net_bandwidth);
     CHECK(a.base_latency_us == b.base_latency_us);
     CHECK(a.nvlink_latency_us == b.nvlink_latency_us);

@@ -209,15 +209,18 @@ TEST_CASE("predicted times from the derived channels and rates") {
     const Run ag = run(node, CollectiveKind::AllGather, GiB);
     CHECK(ag.channels == 24);
     CHECK(ag.us == doctest::Approx(2676.9417).epsilon(1e-7));
-    // Ten nodes, 16 GiB ring all-gather: 16 channels on 8 NICs, two per NIC, each
-    // sending 512 KiB steps: 524288 / (524288/49.15 + 14000 ns) = 21.2545 GB/s per
-    // channel, 42.509 per NIC (below 49.15), 340.07 GB/s per node. Latency
-    // 8.4 + 70 x max(3.4, 3 x 1.0) + 9 x 14 = 372.4 us; fill 524288 / (340.07/16)
-    // = 24667.1 ns; 17179869184 x 79/80 / 340.07 = 49886744.5 ns.
+    // Ten nodes, 16 GiB ring all-gather: 16 channels on 8 NICs, two per NIC.
+    // Each channel moves m = 16 GiB / (80 x 16) = 13421772.8 B per ring step in
+    // 2 MiB chunks of two slices: 6 full chunks and 838860.8 B (> 32 KiB, two
+    // slices), 14 sends. 13421772.8 / 22.34 + 14 x 4010 = 656935.56 ns:
+    // 20.43088 GB/s per channel, 40.8618 per NIC (below 49.15), 326.894 GB/s per
+    // node. Latency 8.4 + 70 x max(3.4, 3 x 1.0) + 9 x 14 = 372.4 us; fill 524288
+    // / (326.894/16) = 25661.6 ns; 17179869184 x 79/80 / 326.894 = 51897909.1 ns
+    // (measured 52314.1 us).
     const Run ag10 = run(ib, CollectiveKind::AllGather, 16 * GiB, 10, 8);
     CHECK(ag10.nics == 8);
     CHECK(ag10.channels == 16);
-    CHECK(ag10.us == doctest::Approx(50283.8116).epsilon(1e-7));
+    CHECK(ag10.us == doctest::Approx(52295.9707).epsilon(1e-7));
     // Two nodes of 8, 16 GiB NVLS-tree all-reduce: every head runs all 16 NVLS
     // channels, so each NIC carries 16, each sending 128 KiB chunks:
     // 131072 / (131072/49.15 + 14000 ns) = 8.1 GB/s x 16 = 130 > 49.15, so the 8
@@ -239,11 +242,12 @@ TEST_CASE("predicted times from the derived channels and rates") {
     // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
     // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs
     // carry an NVLS tree's data twice per direction (196.6 GB/s) and a ring's at
-    // 340.07 bus: 736.4 us + fill 524288 / (340.07/16) + S x 158/80 / 340.07.
+    // 326.894 bus (the same m as the all-gather above): 736.4 us + fill 25661.6
+    // ns + 17179869184 x 158/80 / 326.894 = 103795818.2 ns (measured 105854 us).
     CHECK(run(ib, CollectiveKind::AllReduce, 2 * GiB, 10, 8).algorithm == "nvls-tree/Simple");
     const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);
     CHECK(ring10.algorithm == "ring/Simple");
-    CHECK(ring10.us == doctest::Approx(100534.5561).epsilon(1e-7));
+    CHECK(ring10.us == doctest::Approx(104557.8800).epsilon(1e-7));
     // One GPU on each of 8 nodes, 1 MiB PAT all-gather: latency 8 + log2(8) x
     // 14/3.5 + 8 x 2.8 = 42.4 us already holds every step's network latency, so
     // the NIC streams at its payload, 49.15 x 0.75 = 36.8625 GB/s:

@@ -209,7 +209,7 @@ struct Nic {
     std::string name, description;
     std::vector<std::string> sources;
     // Copies: a borrowed calibration outlives the file it was read from.
-    ConfigValue rate, latency, payload, channel, chunk_overhead, alltoall;
+    ConfigValue rate, latency, payload, channel, chunk_overhead, alltoall, ring_channel, ring_slice;
     std::string calibration_from;
 };
 
@@ -233,6 +233,8 @@ void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& p
         n.channel = source.channel;
         n.chunk_overhead = source.chunk_overhead;
         n.alltoall = source.alltoall;
+        n.ring_channel = source.ring_channel;
+        n.ring_slice = source.ring_slice;
     } else {
         n.payload = r.required("payload-efficiency");
         fraction(n.payload);
@@ -242,6 +244,10 @@ void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& p
         in_range(n.chunk_overhead, 0, 1e3, "us");
         n.alltoall = r.required("alltoall-efficiency");
         fraction(n.alltoall);
+        n.ring_channel = r.required("ring-channel-bandwidth-gbps");
+        in_range(n.ring_channel, 1e-3, 1e4, "GB/s");
+        n.ring_slice = r.required("ring-slice-overhead-us");
+        in_range(n.ring_slice, 0, 1e3, "us");
     }
     r.finish();
 }
@@ -492,10 +498,14 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
             if (key == "alltoall-nvlink-efficiency") {
                 put(out, "network-p2p-efficiency", nic.payload);
                 put(out, "network-alltoall-efficiency", nic.alltoall);
+                put(out, "ring-network-channel-bandwidth", nic.ring_channel);
+                put(out, "ring-network-slice-overhead-us", nic.ring_slice);
             }
         }
         if (!out.find("network-p2p-efficiency")) put(out, "network-p2p-efficiency", nic.payload);
         if (!out.find("network-alltoall-efficiency")) put(out, "network-alltoall-efficiency", nic.alltoall);
+        if (!out.find("ring-network-channel-bandwidth")) put(out, "ring-network-channel-bandwidth", nic.ring_channel);
+        if (!out.find("ring-network-slice-overhead-us")) put(out, "ring-network-slice-overhead-us", nic.ring_slice);
         // What is borrowed from other hardware, for reports to say.
         std::vector<ConfigValue> assumed;
         if (const ConfigValue* a = nccl.find("assumed"); a && a->type == ConfigValue::Type::List) assumed = a->items;

@@ -87,6 +87,8 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
     p.network_alltoall_efficiency = fraction(r.required("network-alltoall-efficiency"));
+    p.ring_network_channel_bandwidth = r.positive_number("ring-network-channel-bandwidth");
+    p.ring_network_slice_overhead_us = r.non_negative_number("ring-network-slice-overhead-us");
     p.ring_plateau_factor = r.positive_number("ring-plateau-factor");
     if (r.has("assumed")) p.assumed = r.string_list("assumed");
 

@@ -6,7 +6,8 @@
 //
 //   [nccl]               nvls, nvls-efficiency, nvls-channels,
 //                        alltoall-nvlink-efficiency, network-p2p-efficiency,
-//                        ring-plateau-factor
+//                        network-alltoall-efficiency, ring-network-channel-bandwidth,
+//                        ring-network-slice-overhead-us, ring-plateau-factor
 //   [nccl.hardware]      sm, nvlinks-per-gpu, nvlink-bandwidth-per-link, nvswitch,
 //                        nics-per-node, gpus-per-nic, pcie-gen, pcie-lanes,
 //                        cpu-vendor ("intel" | "amd")
@@ -19,7 +20,8 @@
 //                        nvls-tree-max-bandwidth-per-channel [3], correction [3][24]
 //   [nccl.pat]           bandwidth-factor, per-rank-latency-us, network-latency-divisor
 //   [nccl.p2p]           latency-us, nvlink-chunk-bytes, network-chunk-bytes,
-//                        network-channel-bandwidth, per-channel-net-bandwidth
+//                        network-channel-bandwidth, network-chunk-overhead-us,
+//                        copy-bandwidth-per-channel, per-channel-net-bandwidth
 //   [nccl.latency-us.base|nvlink|network]  ring, tree, nvls, nvls-tree, pat:
 //                        [LL, LL128, Simple] each
 // ([3] lists are by node count: one node, two nodes, more.)

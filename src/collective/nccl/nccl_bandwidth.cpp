@@ -1,9 +1,21 @@
 #include "collective/nccl/nccl_bandwidth.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dtcalc {
 namespace {
+
+// NCCL's ring slicing for Simple (src/include/collectives.h, ALLREDUCE_,
+// ALLGATHER_ and REDUCESCATTER_CHUNKSTEPS = NCCL_STEPS / 2, _SLICESTEPS =
+// NCCL_STEPS / 4; src/enqueue.cc, calcCollChunking): a chunk is 4 steps, cut
+// into 2 slices, and the network proxy posts one send per slice
+// (src/transport/net.cc: each send advances sliceSteps). A slice is never
+// below 1/32 of its full size (src/device/prims_simple.h), so a chunk of at
+// most that much goes in one send.
+constexpr double kRingChunkSteps = 4;
+constexpr double kRingSlicesPerChunk = 2;
+constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 
 double inter_node_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        double message_bytes, NcclProtocol protocol) {
@@ -16,11 +28,41 @@ double inter_node_link(const NcclShape& shape, const NcclRates& rates, const Ncc
                     nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol));
 }
 
+double ring_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                 double message_bytes, NcclProtocol protocol) {
+    if (shape.nodes <= 1 || shape.gpus_per_node == 1 || protocol != NcclProtocol::Simple)
+        return inter_node_link(shape, rates, params, message_bytes, protocol);
+    const NcclTopology& t = rates.topology;
+    if (t.nics <= 0) return 0;
+    const double payload = t.nic_gbps * params.network_p2p_efficiency;
+    const double per_nic =
+        std::min(payload, static_cast<double>(t.channels) / t.nics * nccl_ring_network_channel_rate(params, message_bytes));
+    return std::min(rates.nvlink_gbps, t.nics * per_nic);
+}
+
 }  // namespace
+
+double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes) {
+    const double slice = params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps /
+                         kRingSlicesPerChunk;
+    const double chunk = slice * kRingSlicesPerChunk;
+    const double bytes = std::max(1.0, rank_bytes);
+    const double full_chunks = std::floor(bytes / chunk);
+    const double rest = bytes - full_chunks * chunk;
+    const double last = rest <= 0 ? 0 : rest <= slice * kRingMinSliceFraction ? 1 : kRingSlicesPerChunk;
+    return full_chunks * kRingSlicesPerChunk + last;
+}
+
+double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_bytes) {
+    const double bytes = std::max(1.0, rank_bytes);
+    const double ns = bytes / params.ring_network_channel_bandwidth +
+                      nccl_ring_network_sends(params, bytes) * params.ring_network_slice_overhead_us * 1000.0;
+    return bytes / ns;
+}
 
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                             NcclProtocol protocol, double message_bytes) {
-    NcclRingRate out = nccl_ring_rate_on(inter_node_link(shape, rates, params, message_bytes, protocol),
+    NcclRingRate out = nccl_ring_rate_on(ring_link(shape, rates, params, message_bytes, protocol),
                                          rates.topology.ring.channels, shape, params, protocol);
     out.channels = rates.topology.channels;
     return out;

@@ -10,6 +10,16 @@
 // (n-1)/n all-gather and reduce-scatter):
 //   one node:   bus = NVLink rate
 //   many nodes: bus = min(NVLink, node network)
+//   node network, Simple, G > 1 GPUs per node: each NIC carries channels/NICs
+//     ring channels, each moving m bytes per ring step (its share of a
+//     rank's block) in NCCL's slices (two per chunk of four 512 KiB steps,
+//     one network send each):
+//       channel rate = m / (m / ring-network-channel-bandwidth
+//                           + sends(m) x ring-network-slice-overhead-us)
+//       node network = NICs x min(NIC payload, channels/NICs x channel rate)
+//     (both constants calibrated on the 10 x 8 rings, the one shape whose
+//     NICs carry two channels and are not full; presets/nics/ndr400.toml)
+//   node network, LL / LL128: nccl_network_rate (one send per step)
 //   Simple: bus;  LL128: min(bus x ll128-factor, graph channels x ll128-max-per-channel)
 //   LL:     min(bus x ll-factor, ll-max-bus-bandwidth[node bucket])
 //
@@ -51,6 +61,11 @@ NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, cons
 /// The same with the Simple bus rate and the graph channels given instead of derived.
 NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclShape& shape,
                                const NcclParameters& params, NcclProtocol protocol);
+/// Network sends per ring channel per ring step for `rank_bytes` (Simple):
+/// 2 per full 2 MiB chunk, and 1 or 2 for the rest (NCCL's slicing).
+double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes);
+/// One ring channel's Simple rate through a NIC, moving `rank_bytes` per ring step.
+double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_bytes);
 
 /// Tree all-reduce algorithm bandwidth, before NCCL's size correction.
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,

@@ -79,6 +79,10 @@ struct NcclParameters {
     /// All-to-all across three or more nodes: each NIC then sends to several
     /// NICs at once, and carries this share of its payload rate.
     double network_alltoall_efficiency = 0;
+    /// A ring channel through a NIC (Simple): GB/s one channel streams, and
+    /// the cost of each network send (one per slice; nccl_bandwidth.h).
+    double ring_network_channel_bandwidth = 0;
+    double ring_network_slice_overhead_us = 0;
 
     // --- Protocols ---
     double ll_bandwidth_factor = 0;                ///< LL carries 8 data bytes per 16 (NCCL: 0.5)

@@ -60,10 +60,6 @@ NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclS
     }
     rates.topology = nccl_topology(params, shape.gpus_per_node, shape.nodes, rates.nic_gbps);
     rates.nvlink_gbps = rates.topology.intra.channels * rates.topology.intra.bw_intra;
-    if (shape.nodes > 1)
-        rates.node_network_gbps = nccl_network_rate(rates.topology, params, rates.topology.channels,
-                                                    params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)],
-                                                    NcclProtocol::Simple);
     return rates;
 }
 

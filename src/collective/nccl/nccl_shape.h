@@ -14,20 +14,22 @@
 //                       GPU over NVLink
 //   nic_gbps          = the slowest spanned outer dimension's bandwidth (one NIC)
 //   nic_payload_gbps  = nic_gbps x network-p2p-efficiency (what one NIC carries)
-//   node_network_gbps = nics x min(nic payload, channels per NIC x channel
-//                       rate): what a ring or tree crossing nodes moves per
-//                       node; the channels are the ones NCCL runs, spread
-//                       evenly over the NICs in use. One channel's proxy sends
-//                       one step of m bytes at a time (m = the channel's share
-//                       of a step, at most step-bytes[p]) and each send costs
-//                       NCCL's per-step network latency t[p] on top of the
-//                       wire time: channel rate = m / (m / NIC payload + t[p])
-//                       (512 KiB Simple steps on NDR: 20.6 GB/s per channel;
-//                       LL and small sizes: the latency table covers them, so
-//                       LL channels run at the NIC's payload rate). With
-//                       one GPU per node every step crosses the network and
-//                       NCCL's latency charges each its network latency, so
-//                       rings, trees and PAT stream at nics x NIC payload
+//   node network (nccl_network_rate) = nics x min(nic payload, channels per
+//                       NIC x channel rate): what a tree, an NVLS tree or an
+//                       LL/LL128 ring crossing nodes moves per node; the
+//                       channels are the ones NCCL runs, spread evenly over
+//                       the NICs in use. One channel's proxy sends one step of
+//                       m bytes at a time (m = the channel's share of a step,
+//                       at most step-bytes[p]) and each send costs NCCL's
+//                       per-step network latency t[p] on top of the wire
+//                       time: channel rate = m / (m / NIC payload + t[p])
+//                       (LL and small sizes: the latency table covers them, so
+//                       LL channels run at the NIC's payload rate). A Simple
+//                       ring sends in NCCL's slices at its own calibrated
+//                       channel rate (nccl_bandwidth.h). With one GPU per
+//                       node every step crosses the network and NCCL's
+//                       latency charges each its network latency, so rings,
+//                       trees and PAT stream at nics x NIC payload
 #include <cstdint>
 
 #include "collective/comm_group.h"
@@ -52,7 +54,6 @@ struct NcclRates {
     double raw_nvlink_gbps = 0;    ///< per GPU per direction, as the network states it
     double nic_gbps = 0;           ///< one NIC per direction, as the network states it
     double nic_payload_gbps = 0;   ///< what one NIC carries
-    double node_network_gbps = 0;  ///< a node's NICs together for full Simple steps
 };
 
 NcclShape nccl_shape(const CommGroup& group);
