@@ -355,11 +355,11 @@ TEST_CASE("point-to-point through a NIC: channels add less than their count") {
     // 4: 1 / (0.0139276 + 0.0099182) = 41.9361 (measured 39.0-46.3, 2-node pairs);
     // 72 connections: 93.528, above the NIC's 49.15 GB/s, which then binds.
     const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
-    CHECK(nccl_p2p_network_rate(p, 1000.0, 1) == doctest::Approx(15.237278).epsilon(1e-7));
-    CHECK(nccl_p2p_network_rate(p, 1000.0, 2) == doctest::Approx(26.473680).epsilon(1e-7));
-    CHECK(nccl_p2p_network_rate(p, 1000.0, 4) == doctest::Approx(41.936125).epsilon(1e-7));
-    CHECK(nccl_p2p_network_rate(p, 1000.0, 72) == doctest::Approx(93.528159).epsilon(1e-7));
-    CHECK(nccl_p2p_network_rate(p, 49.15, 72) == 49.15);
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 1, 131072) == doctest::Approx(15.237278).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 2, 131072) == doctest::Approx(26.473680).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 4, 131072) == doctest::Approx(41.936125).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 72, 131072) == doctest::Approx(93.528159).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 49.15, 72, 131072) == 49.15);
 }
 
 TEST_CASE("two ranks on two nodes: send/recv on four channels; all-to-all copies its own half on the same four") {
@@ -377,6 +377,26 @@ TEST_CASE("two ranks on two nodes: send/recv on four channels; all-to-all copies
     // + 22400 + 7302.06 ns: 221294.106 us (median pair measured: 238.2 ms out of
     // place, 215.9 in place, where nothing is copied).
     CHECK(run(ib, CollectiveKind::AllToAll, bytes, 2, 1).us == doctest::Approx(221294.106).epsilon(1e-8));
+}
+
+TEST_CASE("point-to-point across nodes: NCCL sends smaller chunks for small operations") {
+    // enqueue.cc tunes the network chunk: a quarter of 128 KiB below 128 KiB,
+    // half below 1 MiB; each chunk pays the 1.30 us per-chunk cost.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // 512 KiB on two nodes of one GPU: 4 channels (min(4, 512 KiB / 64 KiB),
+    // parts of 128 KiB, not above 128 KiB), 64 KiB chunks: 1 / (1 / (4 x 17.95)
+    // + 1300 / 65536) = 29.61734 GB/s; 22.4 us + fill 65536 / 17.95 = 3651.0 ns
+    // + 524288 / 29.61734 = 17702.1 ns: 43.75309 us (128 KiB chunks would give
+    // 42.20 us).
+    const Run half = run(ib, CollectiveKind::SendRecv, 512 * 1024, 2, 1);
+    CHECK(half.channels == 4);
+    CHECK(half.us == doctest::Approx(43.753092).epsilon(1e-7));
+    // 64 KiB: one channel (ceil(65536 / 65536)), 32 KiB chunks: 1 / (1 / 17.95 +
+    // 1300 / 32768) = 10.48403 GB/s; 22.4 us + 32768 / 17.95 = 1825.5 ns + 65536 /
+    // 10.48403 = 6251.0 ns: 30.47655 us.
+    const Run small = run(ib, CollectiveKind::SendRecv, 64 * 1024, 2, 1);
+    CHECK(small.channels == 1);
+    CHECK(small.us == doctest::Approx(30.476546).epsilon(1e-7));
 }
 
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {

@@ -18,11 +18,11 @@ double network_step_us(const NcclParameters& params) {
 
 }  // namespace
 
-double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels) {
+double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels,
+                             double chunk_bytes) {
     const double c = std::max(1.0, channels);
     double ns_per_byte = 1.0 / (c * params.p2p_network_channel_bandwidth);
-    if (params.p2p_network_chunk_bytes > 0)
-        ns_per_byte += params.p2p_network_chunk_overhead_us * kNsPerUs / params.p2p_network_chunk_bytes;
+    if (chunk_bytes > 0) ns_per_byte += params.p2p_network_chunk_overhead_us * kNsPerUs / chunk_bytes;
     return std::min(nic_payload_gbps, 1.0 / ns_per_byte);
 }
 
@@ -49,6 +49,13 @@ NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& to
         part = div_up(bytes, static_cast<std::uint64_t>(channels));
     }
     out.channels = static_cast<int>(channels);
+    // Across nodes NCCL then shrinks the chunk for small operations
+    // (enqueue.cc, "Tune chunk size for the network"): a quarter below one
+    // chunk, half below eight.
+    if (shape.nodes > 1) {
+        if (bytes < chunk) out.chunk_bytes /= 4;
+        else if (bytes < 8 * chunk) out.chunk_bytes /= 2;
+    }
     return out;
 }
 
@@ -63,7 +70,7 @@ NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, con
     double channel_bw = nvlink_channel;
     cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     if (shape.nodes > 1) {
-        bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps, ch.channels));
+        bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps, ch.channels, ch.chunk_bytes));
         channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
         cost.latency_ns += network_step_us(params) * kNsPerUs;
     }
@@ -94,7 +101,7 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
         // Every remote peer has its own connections (ch.channels of them), each
         // with its own window of steps, whichever channel serves it.
         const double connections = static_cast<double>(shape.ranks - shape.gpus_per_node) * ch.channels;
-        t = std::max(t, size * (n - gpus) / n / nccl_p2p_network_rate(params, payload, connections));
+        t = std::max(t, size * (n - gpus) / n / nccl_p2p_network_rate(params, payload, connections, ch.chunk_bytes));
         // The rank's own share (out of place) is copied by the channels of its
         // round, which serve the other peers too: the copy holds back those
         // channels' share of the network-bound rest (all of it with two ranks,

@@ -10,6 +10,8 @@
 //   parts    : start at min(minimum, ceil(B / minPart)) channels, double while
 //              B / channels > maxPart and channels <= Q / 2, where
 //              minPart = C/8 and maxPart = 32 C on one node, C/2 and C across nodes
+//   then, across nodes, the chunk sent: C/4 when B < C, C/2 when B < 8 C, else C
+//   (NCCL's network chunk tuning; it sets the per-chunk cost's share below)
 //
 // Send/recv (nccl-tests sendrecv_perf: every rank sends B to the next rank and
 // receives B from the previous one; the slowest pair sets the pace):
@@ -37,15 +39,17 @@ namespace dtcalc {
 
 struct NcclP2pChannels {
     int channels = 1;
-    double chunk_bytes = 0;
+    double chunk_bytes = 0;  ///< the chunk each channel sends at a time
 };
 
 /// What `channels` point-to-point channels move through one NIC of payload
-/// rate `nic_payload_gbps`: each channel at p2p-network-channel-bandwidth, and
-/// every chunk of every channel pays the GPU's per-chunk cost in turn:
+/// rate `nic_payload_gbps`, sending `chunk_bytes` at a time: each channel at
+/// p2p-network-channel-bandwidth, and every chunk of every channel pays the
+/// GPU's per-chunk cost in turn:
 ///   1 / rate = 1 / (channels x channel rate) + chunk overhead / chunk bytes,
 /// at most the NIC's payload rate.
-double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels);
+double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels,
+                             double chunk_bytes);
 
 NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
                                   const NcclParameters& params, std::uint64_t bytes);
