@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collective/collective_cost.h"
+#include "collective/nccl/nccl_bandwidth.h"
 #include "collective/nccl/nccl_model.h"
 #include "collective/nccl/nccl_p2p.h"
 #include "collective/nccl/nccl_topology.h"
@@ -377,6 +378,25 @@ TEST_CASE("two ranks on two nodes: send/recv on four channels; all-to-all copies
     // + 22400 + 7302.06 ns: 221294.106 us (median pair measured: 238.2 ms out of
     // place, 215.9 in place, where nothing is copied).
     CHECK(run(ib, CollectiveKind::AllToAll, bytes, 2, 1).us == doctest::Approx(221294.106).epsilon(1e-8));
+}
+
+TEST_CASE("a Simple ring channel sends NCCL's slices: two per 2 MiB chunk, one for a chunk of 32 KiB or less") {
+    // collectives.h: chunk = NCCL_STEPS/2 = 4 steps of 512 KiB (2 MiB), slice =
+    // NCCL_STEPS/4 = 2 steps (1 MiB), so 2 slices per chunk; prims_simple.h keeps
+    // a slice at least 1/32 of 1 MiB (32 KiB), so a chunk of at most 32 KiB is
+    // one slice.
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
+    CHECK(nccl_ring_network_sends(p, 1) == 1);
+    CHECK(nccl_ring_network_sends(p, 32768) == 1);
+    CHECK(nccl_ring_network_sends(p, 32769) == 2);
+    CHECK(nccl_ring_network_sends(p, 2097152) == 2);          // one full chunk
+    CHECK(nccl_ring_network_sends(p, 2097152 + 1000) == 3);   // and a 1000 B chunk: one slice
+    CHECK(nccl_ring_network_sends(p, 3 * 2097152 + 40000) == 8);
+    // Rate: m / (m / 22.34 + sends x 4010 ns). m = 1 MiB: 1048576 / 22.34 =
+    // 46937.3 ns + 2 x 4010 = 54957.3 ns: 19.07988 GB/s. m = 16 KiB: 733.4 ns +
+    // 4010 ns = 4743.4 ns: 3.45407 GB/s.
+    CHECK(nccl_ring_network_channel_rate(p, 1048576) == doctest::Approx(19.079882).epsilon(1e-7));
+    CHECK(nccl_ring_network_channel_rate(p, 16384) == doctest::Approx(3.454068).epsilon(1e-6));
 }
 
 TEST_CASE("point-to-point across nodes: NCCL sends smaller chunks for small operations") {
