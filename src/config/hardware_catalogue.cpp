@@ -3,14 +3,16 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 
+#include "config/catalogue_items.h"
 #include "config/config_readers.h"
 #include "config/named_file.h"
 #include "core/error.h"
 
 namespace dtcalc {
 namespace {
+
+using namespace catalogue;
 
 // --- Building value trees -------------------------------------------------
 
@@ -60,208 +62,6 @@ void put(ConfigValue& table, const std::string& key, ConfigValue value) {
             return;
         }
     table.fields.emplace_back(key, std::move(value));
-}
-
-// --- The catalogue's files ------------------------------------------------
-
-struct Item {
-    std::string path;
-    ConfigValue root;
-};
-
-Item load_item(const std::string& name_or_path, const std::vector<std::string>& preset_dirs, const std::string& kind,
-               const char* what, const char* option) {
-    Item item;
-    item.path = find_named_toml(name_or_path, catalogue_dirs(preset_dirs, kind), what, option);
-    item.root = read_toml_file(item.path);
-    return item;
-}
-
-int whole(const ConfigValue& v, int lo, int hi) {
-    const double x = as_non_negative_number(v);
-    if (x != std::floor(x) || x < lo || x > hi) fail_at(v, fmt::format("expected a whole number from {} to {}", lo, hi));
-    return static_cast<int>(x);
-}
-
-double in_range(const ConfigValue& v, double lo, double hi, std::string_view unit) {
-    const double x = as_non_negative_number(v);
-    if (x < lo || x > hi) fail_at(v, fmt::format("expected {} to {} {}, got {}", lo, hi, unit, x));
-    return x;
-}
-
-double fraction(const ConfigValue& v) {
-    const double f = as_positive_number(v);
-    if (f > 1) fail_at(v, fmt::format("expected a fraction in (0, 1], got {}", f));
-    return f;
-}
-
-enum class Fabric { NvSwitch, NvlinkBridge, InfinityFabric, Pcie };
-
-struct Device {
-    Item file;
-    std::string name, description;
-    std::vector<std::string> sources;
-    const ConfigValue* compute = nullptr;
-    std::string efficiency_from;  // [compute] efficiency-assumed-from
-    const ConfigValue* efficiency_from_value = nullptr;
-    Fabric fabric = Fabric::NvSwitch;
-    std::string fabric_name;
-    int links = 0;
-    double link_gbps = 0;
-    const ConfigValue* links_value = nullptr;
-    const ConfigValue* link_value = nullptr;
-    const ConfigValue* latency = nullptr;
-    int max_gpus = 0;
-    const ConfigValue* pcie_gen = nullptr;
-    const ConfigValue* pcie_lanes = nullptr;
-    // The reference node ([node]), each optional.
-    std::string node_name;
-    const ConfigValue* node_gpus = nullptr;
-    const ConfigValue* node_nic = nullptr;
-    const ConfigValue* node_nics = nullptr;
-    const ConfigValue* node_cpu = nullptr;
-    // NCCL ([nccl]), optional.
-    bool has_nccl = false;
-    const ConfigValue* sm = nullptr;
-    const ConfigValue* nccl_link = nullptr;
-    const ConfigValue* nvls = nullptr;
-    const ConfigValue* tables = nullptr;
-    double tdp_watts = 0;
-    std::string memory_type;
-};
-
-// Reads a device file's tree into `d` (its pointers point into `root`).
-void fill_device(Device& d, const ConfigValue& root) {
-    ConfigTableReader r(root);
-    d.name = r.string("name");
-    d.description = r.string("description");
-    d.sources = r.string_list("sources");
-    d.tdp_watts = in_range(r.required("tdp-watts"), 1, 1e5, "W");
-    d.memory_type = r.string("memory-type");
-    d.compute = &r.required("compute");
-    if (d.compute->type != ConfigValue::Type::Table) fail_at(*d.compute, "expected a table [compute]");
-    if (const ConfigValue* from = d.compute->find("efficiency-assumed-from")) {
-        d.efficiency_from = as_string(*from);
-        d.efficiency_from_value = from;
-    }
-    {
-        ConfigTableReader c(r.required("interconnect"));
-        const ConfigValue& fabric = c.required("fabric");
-        d.fabric_name = as_string(fabric);
-        if (d.fabric_name == "nvswitch") d.fabric = Fabric::NvSwitch;
-        else if (d.fabric_name == "nvlink-bridge") d.fabric = Fabric::NvlinkBridge;
-        else if (d.fabric_name == "infinity-fabric") d.fabric = Fabric::InfinityFabric;
-        else if (d.fabric_name == "pcie") d.fabric = Fabric::Pcie;
-        else fail_at(fabric, "expected nvswitch, nvlink-bridge, infinity-fabric or pcie, got '" + d.fabric_name + "'");
-        d.links_value = &c.required("links-per-gpu");
-        d.links = whole(*d.links_value, 0, 64);
-        d.link_value = &c.required("link-bandwidth-gbps");
-        d.link_gbps = in_range(*d.link_value, 0, 1e4, "GB/s per link per direction");
-        d.latency = &c.required("latency-ns");
-        in_range(*d.latency, 0, 1e6, "ns");
-        d.max_gpus = whole(c.required("max-gpus-per-node"), 1, 1 << 24);
-        d.pcie_gen = &c.required("pcie-gen");
-        whole(*d.pcie_gen, 1, 6);
-        d.pcie_lanes = &c.required("pcie-lanes");
-        whole(*d.pcie_lanes, 1, 64);
-        c.finish();
-    }
-    if (const ConfigValue* node = r.optional("node")) {
-        ConfigTableReader n(*node);
-        d.node_name = n.string("name");
-        d.node_gpus = &n.required("gpus");
-        whole(*d.node_gpus, 1, d.max_gpus);
-        d.node_nic = n.optional("nic");
-        if (d.node_nic) as_string(*d.node_nic);
-        d.node_nics = n.optional("nics");
-        if (d.node_nics) whole(*d.node_nics, 1, 64);
-        d.node_cpu = n.optional("host-cpu");
-        n.finish();
-    }
-    if (const ConfigValue* nccl = r.optional("nccl")) {
-        ConfigTableReader n(*nccl);
-        d.has_nccl = true;
-        d.sm = &n.required("sm");
-        d.nccl_link = &n.required("nvlink-bandwidth-per-link");
-        d.nvls = &n.required("nvls");
-        d.tables = &n.required("tables");
-        as_string(*d.tables);
-        n.finish();
-    }
-    r.finish();
-}
-
-Device read_device(const std::string& name_or_path, const std::vector<std::string>& preset_dirs) {
-    Device d;
-    d.file = load_item(name_or_path, preset_dirs, "devices", "GPU", "gpu");
-    // Every key problem of the file at once, then the real read.
-    read_reporting_all(d.file.root, [](const ConfigValue& tree) {
-        Device scratch;
-        fill_device(scratch, tree);
-        return 0;
-    });
-    fill_device(d, d.file.root);
-    return d;
-}
-
-struct Nic {
-    Item file;
-    std::string name, description;
-    std::vector<std::string> sources;
-    // Copies: a borrowed calibration outlives the file it was read from.
-    ConfigValue rate, latency, payload, channel, chunk_overhead, alltoall, ring_channel, ring_slice;
-    std::string calibration_from;
-};
-
-Nic read_nic(const std::string& name_or_path, const std::vector<std::string>& preset_dirs, int depth = 0);
-
-void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& preset_dirs, int depth) {
-    ConfigTableReader r(root);
-    n.name = r.string("name");
-    n.description = r.string("description");
-    n.sources = r.string_list("sources");
-    n.rate = r.required("line-rate-gbit");
-    in_range(n.rate, 1e-3, 1e5, "Gb/s");
-    n.latency = r.required("latency-ns");
-    in_range(n.latency, 0, 1e6, "ns");
-    if (const ConfigValue* from = r.optional("calibration-assumed-from")) {
-        // The calibrated payload rates are another NIC's, used unchanged.
-        n.calibration_from = as_string(*from);
-        if (depth > 0) fail_at(*from, "names a NIC that itself borrows its calibration; name one that is calibrated");
-        const Nic source = read_nic(n.calibration_from, preset_dirs, depth + 1);
-        n.payload = source.payload;
-        n.channel = source.channel;
-        n.chunk_overhead = source.chunk_overhead;
-        n.alltoall = source.alltoall;
-        n.ring_channel = source.ring_channel;
-        n.ring_slice = source.ring_slice;
-    } else {
-        n.payload = r.required("payload-efficiency");
-        fraction(n.payload);
-        n.channel = r.required("p2p-channel-bandwidth-gbps");
-        in_range(n.channel, 1e-3, 1e4, "GB/s");
-        n.chunk_overhead = r.required("p2p-chunk-overhead-us");
-        in_range(n.chunk_overhead, 0, 1e3, "us");
-        n.alltoall = r.required("alltoall-efficiency");
-        fraction(n.alltoall);
-        n.ring_channel = r.required("ring-channel-bandwidth-gbps");
-        in_range(n.ring_channel, 1e-3, 1e4, "GB/s");
-        n.ring_slice = r.required("ring-slice-overhead-us");
-        in_range(n.ring_slice, 0, 1e3, "us");
-    }
-    r.finish();
-}
-
-Nic read_nic(const std::string& name_or_path, const std::vector<std::string>& preset_dirs, int depth) {
-    Nic n;
-    n.file = load_item(name_or_path, preset_dirs, "nics", "NIC", "nic");
-    read_reporting_all(n.file.root, [&](const ConfigValue& tree) {
-        Nic scratch;
-        fill_nic(scratch, tree, preset_dirs, depth);
-        return 0;
-    });
-    fill_nic(n, n.file.root, preset_dirs, depth);
-    return n;
 }
 
 // --- Composition ----------------------------------------------------------
@@ -472,6 +272,13 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         put(hw, "cpu-vendor", text_value(cpu, flag_at("host_cpu")));
         ConfigValue out = table_value(nccl.where);
         put(out, "hardware", std::move(hw));
+        // The NIC's calibrated rates that [nccl] states at its top level.
+        const std::pair<const char*, const ConfigValue*> nic_rates[] = {
+            {"network-p2p-efficiency", &nic.calibration.payload},
+            {"network-alltoall-efficiency", &nic.calibration.alltoall},
+            {"ring-network-channel-bandwidth", &nic.calibration.ring_channel},
+            {"ring-network-slice-overhead-us", &nic.calibration.ring_slice},
+        };
         put(out, "nvls", *d.nvls);
         for (auto& [key, value] : nccl.fields) {
             if (key == "protocol") {
@@ -489,23 +296,18 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
                 put(out, key, std::move(replaced));
             } else if (key == "p2p") {
                 ConfigValue p2p = value;
-                put(p2p, "network-channel-bandwidth", nic.channel);
-                put(p2p, "network-chunk-overhead-us", nic.chunk_overhead);
+                put(p2p, "network-channel-bandwidth", nic.calibration.channel);
+                put(p2p, "network-chunk-overhead-us", nic.calibration.chunk_overhead);
                 put(out, key, std::move(p2p));
             } else {
                 put(out, key, value);
             }
-            if (key == "alltoall-nvlink-efficiency") {
-                put(out, "network-p2p-efficiency", nic.payload);
-                put(out, "network-alltoall-efficiency", nic.alltoall);
-                put(out, "ring-network-channel-bandwidth", nic.ring_channel);
-                put(out, "ring-network-slice-overhead-us", nic.ring_slice);
-            }
+            // The NIC's rates follow NVLink's all-to-all share, as in the tables they replaced.
+            if (key == "alltoall-nvlink-efficiency")
+                for (const auto& [nic_key, rate] : nic_rates) put(out, nic_key, *rate);
         }
-        if (!out.find("network-p2p-efficiency")) put(out, "network-p2p-efficiency", nic.payload);
-        if (!out.find("network-alltoall-efficiency")) put(out, "network-alltoall-efficiency", nic.alltoall);
-        if (!out.find("ring-network-channel-bandwidth")) put(out, "ring-network-channel-bandwidth", nic.ring_channel);
-        if (!out.find("ring-network-slice-overhead-us")) put(out, "ring-network-slice-overhead-us", nic.ring_slice);
+        for (const auto& [nic_key, rate] : nic_rates)
+            if (!out.find(nic_key)) put(out, nic_key, *rate);
         // What is borrowed from other hardware, for reports to say.
         std::vector<ConfigValue> assumed;
         if (const ConfigValue* a = nccl.find("assumed"); a && a->type == ConfigValue::Type::List) assumed = a->items;
