@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "calibrate/calibration.h"
+#include "calibrate/calibration_report.h"
 #include "calibrate/log_space_search.h"
 #include "calibrate/preset_writer.h"
 #include "calibrate_fixtures.h"
@@ -228,6 +230,37 @@ TEST_CASE("a constant with too few rows keeps its value and says why") {
     const ConstantFit& nvls = constant(r2, "nccl.protocol.nvls-pipeline-bytes");
     CHECK_FALSE(nvls.fitted);
     CHECK(nvls.reason == "changes only 2 fitted row(s); fitting it needs 3");
+}
+
+TEST_CASE("a constant the fitted rows do not pin is reported as such") {
+    // 10 nodes of 4 GPUs (validation/nccl/cluster01): 16 ring channels over 4
+    // NICs, 4 per NIC. The smallest Simple ring step share is the 512 MiB
+    // all-gather's, m = 512 MiB / (40 x 16) = 838860.8 B in 2 sends; at 10 %
+    // below the ring channel rate, 20.11 GB/s, a channel moves 838860.8 /
+    // (41722 + 2 x 4010 ns) = 16.86 GB/s, 4 of them 67.5 GB/s, above the NIC's
+    // 49.15: every row stays payload-bound, and 10 % above even more so. The
+    // rate changes rows at its lower bound (4 GB/s), so it is fitted, but the
+    // rows do not pin it. The point-to-point channel rate does bind these
+    // rows' all-to-all and send/recv: pinned.
+    const std::vector<NcclMeasurement> rows =
+        read_nccl_inputs({std::string(DTCALC_VALIDATION_DIR) + "/nccl/cluster01/multi-node/nccl_N10_G4.log"});
+    CalibrationOptions no_logo;
+    no_logo.leave_one_group_out = false;
+    const CalibrationResult r = calibrate_preset(read_toml_file(kPreset), kPreset, rows, no_logo);
+    const ConstantFit& ring = constant(r, "nccl.ring-network-channel-bandwidth");
+    CHECK(ring.fitted);
+    CHECK_FALSE(ring.pinned);
+    CHECK(ring.after == ring.before);
+    const ConstantFit& p2p = constant(r, "nccl.p2p.network-channel-bandwidth");
+    CHECK(p2p.fitted);
+    CHECK(p2p.pinned);
+    std::ostringstream table;
+    write_calibration_table(table, {}, r);
+    CHECK(table.str().find("fitted; not pinned: moving it 10 % changes no fitted row") != std::string::npos);
+    std::ostringstream json;
+    write_calibration_json(json, {}, r);
+    CHECK(json.str().find("\"key\": \"nccl.ring-network-channel-bandwidth\"") != std::string::npos);
+    CHECK(json.str().find("\"fitted\": true, \"pinned\": false") != std::string::npos);
 }
 
 TEST_CASE("contradictory rows are listed and left out, not averaged") {

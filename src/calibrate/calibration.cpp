@@ -121,6 +121,24 @@ FitOutcome fit_groups(RowPredictor& evaluator, const Problem& problem, const std
     return out;
 }
 
+// Whether moving constant `i` 10 % either way from `values` (within its
+// bounds) changes the prediction of one of `rows` (`at`: their predictions at
+// `values`) by more than a part in 10^9.
+bool moves_a_row(RowPredictor& evaluator, const std::vector<double>& values, std::size_t i,
+                 const std::vector<std::size_t>& rows, const std::vector<double>& at) {
+    const CalibratedConstant& c = evaluator.constants()[i];
+    std::vector<double> moved(at.size(), 0.0);
+    for (double factor : {1.1, 1.0 / 1.1}) {
+        std::vector<double> trial = values;
+        trial[i] = std::clamp(values[i] * factor, c.low, c.high);
+        if (trial[i] == values[i]) continue;
+        evaluator.predict_rows(trial, rows, moved);
+        for (std::size_t r : rows)
+            if (std::abs(moved[r] - at[r]) > 1e-9 * std::abs(at[r])) return true;
+    }
+    return false;
+}
+
 double objective_on(const Problem& problem, const std::vector<std::size_t>& groups,
                     const std::vector<double>& predicted) {
     double total = 0;
@@ -286,6 +304,9 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
     result.objective_before = objective_on(problem, fit, before);
     result.objective_after = objective_on(problem, fit, after);
 
+    std::vector<std::size_t> fitted_rows;
+    for (std::size_t g : fit)
+        fitted_rows.insert(fitted_rows.end(), problem.group_rows[g].begin(), problem.group_rows[g].end());
     for (std::size_t i = 0; i < n_constants; ++i) {
         const CalibratedConstant& c = evaluator.constants()[i];
         ConstantFit f;
@@ -296,6 +317,7 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         f.after = outcome.values[i];
         f.rows = outcome.rows_per_constant[i];
         f.fitted = outcome.fitted[i];
+        if (f.fitted) f.pinned = moves_a_row(evaluator, outcome.values, i, fitted_rows, after);
         if (!f.fitted) {
             std::vector<std::size_t> elsewhere;
             for (std::size_t g = 0; g < problem.group_names.size(); ++g)

@@ -66,6 +66,11 @@ struct ConstantFit {
     double before = 0, after = 0;
     std::size_t rows = 0;  ///< fitted rows whose prediction it changes
     bool fitted = false;
+    /// Fitted, and the fitted rows say where: moving it 10 % either way from
+    /// its fitted value (within its bounds) changes at least one of them. A
+    /// constant that is fitted but not pinned sits where the rows only bound
+    /// it (a rate that never binds them, say); reports say so.
+    bool pinned = false;
     std::string reason;    ///< why it was not fitted
 };
 

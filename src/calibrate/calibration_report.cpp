@@ -29,6 +29,17 @@ std::string stats_json(const ErrorStats& s) {
     return fmt::format("{{\"rows\": {}, \"mean\": {}, \"max\": {}}}", s.rows, json_number(s.mean), json_number(s.max));
 }
 
+// What the table says of a constant: kept and why, or fitted, with where it
+// landed and whether the rows pin it there.
+std::string fit_note(const ConstantFit& c) {
+    if (!c.fitted) return "kept: " + c.reason;
+    std::string note = c.after >= c.high ? "fitted, at its upper bound"
+                       : c.after <= c.low ? "fitted, at its lower bound"
+                                          : "fitted";
+    if (!c.pinned) note += "; not pinned: moving it 10 % changes no fitted row";
+    return note;
+}
+
 }  // namespace
 
 void write_calibration_table(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result) {
@@ -45,10 +56,7 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
     for (const ConstantFit& c : result.constants) {
         const std::string bounds = "[" + value_text(c.low) + ", " + value_text(c.high) + "]";
         out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}  {}\n", c.key, value_text(c.before), value_text(c.after), bounds, c.rows,
-                           !c.fitted             ? "kept: " + c.reason
-                           : c.after >= c.high   ? std::string("fitted, at its upper bound")
-                           : c.after <= c.low    ? std::string("fitted, at its lower bound")
-                                                 : std::string("fitted"));
+                           fit_note(c));
     }
     out << "\nerror per group, |predicted / measured - 1|: with the preset's values, the fitted ones, and fitted without the group\n";
     out << fmt::format("{:<28} {:<6} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "group", "role", "rows",
@@ -83,9 +91,9 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
     for (std::size_t i = 0; i < result.constants.size(); ++i) {
         const ConstantFit& c = result.constants[i];
         out << fmt::format("    {{\"key\": {}, \"before\": {}, \"after\": {}, \"low\": {}, \"high\": {}, \"rows\": {}, "
-                           "\"fitted\": {}, \"at_bound\": {}, \"reason\": {}}}{}\n",
+                           "\"fitted\": {}, \"pinned\": {}, \"at_bound\": {}, \"reason\": {}}}{}\n",
                            json_string(c.key), json_number(c.before), json_number(c.after), json_number(c.low),
-                           json_number(c.high), c.rows, c.fitted ? "true" : "false",
+                           json_number(c.high), c.rows, c.fitted ? "true" : "false", c.pinned ? "true" : "false",
                            !c.fitted ? "null" : c.after >= c.high ? "\"high\"" : c.after <= c.low ? "\"low\"" : "null",
                            c.fitted ? "null" : json_string(c.reason), i + 1 < result.constants.size() ? "," : "");
     }
