@@ -32,12 +32,9 @@ double ring_link(const NcclShape& shape, const NcclRates& rates, const NcclParam
                  double message_bytes, NcclProtocol protocol) {
     if (shape.nodes <= 1 || shape.gpus_per_node == 1 || protocol != NcclProtocol::Simple)
         return inter_node_link(shape, rates, params, message_bytes, protocol);
-    const NcclTopology& t = rates.topology;
-    if (t.nics <= 0) return 0;
-    const double payload = t.nic_gbps * params.network_p2p_efficiency;
-    const double per_nic =
-        std::min(payload, static_cast<double>(t.channels) / t.nics * nccl_ring_network_channel_rate(params, message_bytes));
-    return std::min(rates.nvlink_gbps, t.nics * per_nic);
+    return std::min(rates.nvlink_gbps,
+                    nccl_channels_over_nics(rates.topology, params, rates.topology.channels,
+                                            nccl_ring_network_channel_rate(params, message_bytes)));
 }
 
 }  // namespace

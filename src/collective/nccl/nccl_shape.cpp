@@ -29,14 +29,18 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
     return message / (message / nic_payload_gbps + per_send_ns);
 }
 
-double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
-                         double message_bytes, NcclProtocol protocol) {
+double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameters& params, double channels,
+                               double channel_gbps) {
     if (topology.nics <= 0) return 0;
     const double payload = topology.nic_gbps * params.network_p2p_efficiency;
-    const double per_nic_channels = static_cast<double>(channels) / topology.nics;
-    const double per_nic =
-        std::min(payload, per_nic_channels * nccl_network_channel_rate(params, payload, message_bytes, protocol));
-    return topology.nics * per_nic;
+    return topology.nics * std::min(payload, channels / topology.nics * channel_gbps);
+}
+
+double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
+                         double message_bytes, NcclProtocol protocol) {
+    const double payload = topology.nic_gbps * params.network_p2p_efficiency;
+    return nccl_channels_over_nics(topology, params, channels,
+                                   nccl_network_channel_rate(params, payload, message_bytes, protocol));
 }
 
 double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params) {

@@ -75,6 +75,12 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
 double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
                          double message_bytes, NcclProtocol protocol);
 
+/// The NICs in use together when `channels` channels, each moving
+/// `channel_gbps`, are spread evenly over them:
+///   nics x min(NIC payload, channels / nics x channel_gbps)
+double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameters& params, double channels,
+                               double channel_gbps);
+
 /// The NICs in use together at their payload rate: nics x NIC x network-p2p-efficiency.
 double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params);
 
