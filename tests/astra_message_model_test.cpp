@@ -6,9 +6,12 @@
 // local-mem-bw 3350 GB/s, so a reduction of m bytes is 3 floor(m / 3350) ns.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstddef>
 #include <utility>
 
 #include "collective/collective_cost.h"
+#include "collective/double_binary_tree.h"
 #include "collective/message_model.h"
 
 using namespace dtcalc;
@@ -181,4 +184,27 @@ TEST_CASE("one representative rank gives what every rank gives") {
         }
     }
     CHECK(compared > 300);
+}
+
+TEST_CASE("ASTRA-sim's two binary trees over 4 ranks, worked out from its in-order labels") {
+    // p = 4, h = 2; label k (1..3) has ctz(k) levels below it.
+    // Tree 0 (RootMax, id = k - 1, top 3): k=1 (id 0) is a leaf whose parent is
+    // k + 1 = 2 (id 1); k=2 (id 1) has children k -/+ 1 (ids 0, 2) and, being
+    // the subtree's root, the top 3 as parent; k=3 (id 2) is a right child, parent
+    // k - 1 = 2 (id 1); the top's left child is the subtree root, id 1.
+    // Tree 1 (RootMin, id = k, top 0): k=1 -> parent 2, k=2 -> children 1, 3 and
+    // parent 0, k=3 -> parent 2; the top's right child is id 2.
+    const DoubleBinaryTrees t = double_binary_trees(4);
+    auto links = [&](int tree, int rank) {
+        const TreeLinks& l = t.tree[static_cast<std::size_t>(tree)][static_cast<std::size_t>(rank)];
+        return std::array<int, 3>{l.parent, l.left, l.right};
+    };
+    CHECK(links(0, 0) == std::array<int, 3>{1, -1, -1});
+    CHECK(links(0, 1) == std::array<int, 3>{3, 0, 2});
+    CHECK(links(0, 2) == std::array<int, 3>{1, -1, -1});
+    CHECK(links(0, 3) == std::array<int, 3>{-1, 1, -1});
+    CHECK(links(1, 0) == std::array<int, 3>{-1, -1, 2});
+    CHECK(links(1, 1) == std::array<int, 3>{2, -1, -1});
+    CHECK(links(1, 2) == std::array<int, 3>{0, 1, 3});
+    CHECK(links(1, 3) == std::array<int, 3>{2, -1, -1});
 }

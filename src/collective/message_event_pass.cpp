@@ -1,104 +1,21 @@
 #include "collective/message_event_pass.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstddef>
-#include <limits>
 #include <unordered_map>
 #include <vector>
 
 #include "collective/algorithm_steps.h"
-#include "collective/monotone_event_queue.h"
+#include "collective/double_binary_tree.h"
+#include "collective/message_event_records.h"
+#include "collective/ring_family_schedule.h"
 
 namespace dtcalc {
 namespace {
 
-// Times in ns, whole numbers as in ASTRA-sim; a double holds them exactly up to
-// 2^53 ns (104 days) and does not overflow at the slowest links dtcalc accepts.
-using Tick = double;
+using namespace message_event;
 
-// ---------------------------------------------------------------------------
-// The event list: by time, then in the order of scheduling, as ASTRA-sim's event queue.
-enum class EventType : std::uint8_t { SysBatch, Receive, HopArrive, Arrive };
-
-struct Event {
-    Tick time;  ///< whole ns (exact in a double below 2^53)
-    EventType type;
-    int a;
-};
-
-using EventQueue = MonotoneEventQueue<Event>;
-
-// One rank's system events due at one time: run together, at the place of the first.
-enum class SysCallType : std::uint8_t { AfterEndpoint, General };
-struct SysCall {
-    SysCallType type;
-    int alg;
-    Tick reduction;  ///< AfterEndpoint: the local reduction still to pay, < 0 for none
-};
-struct Batch {
-    int rank = 0;
-    Tick time = 0;
-    std::vector<SysCall> calls;
-};
-
-struct Message {
-    int src, dst, tag;
-    std::uint64_t size;
-    int at;         ///< the device it is at (Ring), or the hop index (Switch)
-    int hops_left;  ///< links still to cross
-    int direction;  ///< Ring: +1 clockwise, -1 anticlockwise
-    int next;       ///< next message waiting on the same link, -1 for none
-};
-
-struct Link {
-    double free_at = 0;  ///< when the last message on it stops holding it
-};
-
-// Receives are matched per (receiving rank, chunk, sender, size), first come first served.
-struct RecvState {
-    int src = 0;
-    std::uint64_t size = 0;
-    int arrived = 0;  ///< messages that arrived before their receive was posted
-    int waiting = 0;  ///< receives posted before their message arrived
-    int alg = -1;     ///< who posted them (one chunk of one rank)
-};
-
-struct Packet {
-    int dst, src;
-    std::uint64_t size;
-};
-
-enum class TreeRole : std::uint8_t { Leaf, Inner, Top };
-enum class TreeState : std::uint8_t { Begin, WaitTwo, WaitOne, SendUp, WaitParent, SendDown, End };
-
-// One chunk of one rank: ASTRA-sim's Ring / AllToAll (direct) / HalvingDoubling
-// packet machinery, or its DoubleBinaryTreeAllReduce state machine.
-struct Alg {
-    int rank = 0, tag = 0;
-    bool live = false;
-    // ring family
-    long long stream = 0;  ///< sends still to make
-    int free = 0;          ///< completed bundles not yet used for a send
-    int received = 0;
-    int parallel = 1;       ///< bundles started at once at the start
-    int nonzero_per_round = 0;
-    int zero = 0, nonzero = 0;
-    bool toggle = false;
-    int middle = 0;  ///< direct all-reduce: reduce-scatter pieces to wait for
-    int recv_to = 0, send_from = 0;
-    std::uint64_t msg = 0;
-    int offset = 0;       ///< halvingDoubling: partner distance
-    bool halving = true;  ///< halvingDoubling: distance doubles (else halves)
-    std::vector<Packet> packets;
-    std::size_t packet_head = 0;
-    // tree
-    TreeRole role = TreeRole::Leaf;
-    TreeState state = TreeState::Begin;
-    int reductions = 0;
-    int parent = -1, left = -1, right = -1;
-};
 
 class Engine {
 public:
@@ -128,7 +45,7 @@ public:
         free_algs_.clear();
         finish_.assign(static_cast<std::size_t>(ranks_), 0);
         next_chunk_.assign(static_cast<std::size_t>(ranks_), 0);
-        if (in.algorithm == AlgorithmKind::DoubleBinaryTree) build_trees();
+        if (in.algorithm == AlgorithmKind::DoubleBinaryTree) trees_ = double_binary_trees(p_);
     }
 
     MessageModelResult run() {
@@ -172,8 +89,7 @@ private:
     std::vector<int> free_algs_;
     std::vector<Tick> finish_;
     std::vector<int> next_chunk_;
-    // doubleBinaryTree: per tree (0 RootMax, 1 RootMin), per rank
-    std::vector<int> tree_parent_[2], tree_left_[2], tree_right_[2];
+    DoubleBinaryTrees trees_;  ///< doubleBinaryTree: the two trees over the ranks
 
     void schedule(Tick time, EventType type, int a) {
         events_.push({time, type, a});
@@ -397,15 +313,15 @@ private:
         a.tag = chunk;
         a.live = true;
         if (in_.algorithm == AlgorithmKind::DoubleBinaryTree) {
-            const int t = chunk % 2;
-            a.parent = tree_parent_[t][static_cast<std::size_t>(rank)];
-            a.left = tree_left_[t][static_cast<std::size_t>(rank)];
-            a.right = tree_right_[t][static_cast<std::size_t>(rank)];
+            const TreeLinks& links = trees_.tree[static_cast<std::size_t>(chunk % 2)][static_cast<std::size_t>(rank)];
+            a.parent = links.parent;
+            a.left = links.left;
+            a.right = links.right;
             a.role = a.parent < 0 ? TreeRole::Top : (a.left < 0 && a.right < 0 ? TreeRole::Leaf : TreeRole::Inner);
             tree_event(id, false);
             return;
         }
-        setup_ring_family(a);
+        start_ring_family(a, in_);
         for (int i = 0; i < a.parallel; ++i) insert_packet(id);
     }
 
@@ -421,94 +337,9 @@ private:
     }
 
     // -- ring, direct, halvingDoubling -----------------------------------------
-    void setup_ring_family(Alg& a) {
-        const std::uint64_t d = in_.chunk_bytes;
-        const auto p = static_cast<std::uint64_t>(p_);
-        const CollectiveKind k = in_.kind;
-        switch (in_.algorithm) {
-            case AlgorithmKind::HalvingDoubling: {
-                const int levels = std::countr_zero(static_cast<unsigned>(p_));
-                a.stream = k == CollectiveKind::AllReduce ? 2 * levels : levels;
-                if (k == CollectiveKind::AllGather) {
-                    a.msg = d;
-                    a.offset = p_ / 2;
-                    a.halving = false;
-                } else {
-                    a.msg = d / 2;
-                    a.offset = 1;
-                    a.halving = true;
-                }
-                a.parallel = 1;
-                a.nonzero_per_round = levels - 1;
-                set_hd_partner(a);
-                break;
-            }
-            case AlgorithmKind::Direct:
-                a.msg = k == CollectiveKind::AllGather ? d : d / p;
-                a.stream = k == CollectiveKind::AllReduce ? 2 * (p_ - 1) : p_ - 1;
-                a.parallel = p_ - 1;
-                a.nonzero_per_round = p_ - 1;
-                a.middle = p_ - 1;
-                a.recv_to = (a.rank + 1) % p_;
-                a.send_from = (a.rank - 1 + p_) % p_;
-                break;
-            default:
-                a.msg = k == CollectiveKind::AllGather ? d : d / p;
-                a.stream = k == CollectiveKind::AllReduce ? 2LL * (p_ - 1)
-                           : k == CollectiveKind::AllToAll ? static_cast<long long>(p_) * (p_ - 1) / 2
-                                                           : p_ - 1;
-                a.parallel = 1;
-                a.nonzero_per_round = p_ - 1;
-                a.recv_to = (a.rank + 1) % p_;
-                a.send_from = (a.rank - 1 + p_) % p_;
-                break;
-        }
-    }
-
-    void set_hd_partner(Alg& a) const {
-        if (a.offset < 1) return;
-        const bool clockwise = (a.rank / a.offset) % 2 == 0;
-        a.recv_to = ((a.rank + (clockwise ? a.offset : -a.offset)) % p_ + p_) % p_;
-        a.send_from = a.recv_to;
-    }
-
     void insert_packet(int alg) {
-        Alg& a = algs_[static_cast<std::size_t>(alg)];
-        if (a.zero == 0 && a.nonzero == 0) {
-            a.zero = a.parallel;
-            a.nonzero = a.nonzero_per_round;
-            a.toggle = !a.toggle;
-        }
-        bool reduces = false;
-        if (a.zero > 0) {
-            --a.zero;
-        } else {
-            --a.nonzero;
-            reduces = in_.kind == CollectiveKind::ReduceScatter || (in_.kind == CollectiveKind::AllReduce && a.toggle);
-        }
-        a.packets.push_back({a.recv_to, a.send_from, a.msg});
-        const std::uint64_t size = a.msg;
-        if (in_.algorithm == AlgorithmKind::HalvingDoubling) {
-            if (a.halving) {
-                a.offset *= 2;
-                a.msg /= 2;
-                if (a.offset == p_ && in_.kind == CollectiveKind::AllReduce) {
-                    a.halving = false;
-                    a.offset /= 2;
-                    a.msg *= 2;
-                }
-            } else {
-                a.offset /= 2;
-                a.msg *= 2;
-            }
-            set_hd_partner(a);
-        } else if (in_.algorithm == AlgorithmKind::Direct) {
-            a.recv_to = (a.recv_to + 1) % p_;
-            if (a.recv_to == a.rank) a.recv_to = (a.recv_to + 1) % p_;
-            a.send_from = (a.send_from - 1 + p_) % p_;
-            if (a.send_from == a.rank) a.send_from = (a.send_from - 1 + p_) % p_;
-        }
-        bundle(alg, size, reduces);
+        const RingFamilyPacket pk = next_ring_family_packet(algs_[static_cast<std::size_t>(alg)], in_);
+        bundle(alg, pk.size, pk.reduces);
     }
 
     bool ready(int alg) {
@@ -554,39 +385,6 @@ private:
     }
 
     // -- doubleBinaryTree ------------------------------------------------------
-    // In-order labels of a perfect binary tree of height h, 1-based: label k
-    // has ctz(k) levels below it; its children are k -/+ 2^(ctz-1), its parent
-    // k +/- 2^ctz. RootMax: the subtree holds ids 0..p-2 and the top is p-1
-    // (its left child the subtree's root); RootMin: the top is 0, the subtree
-    // ids 1..p-1 (its right child).
-    void build_trees() {
-        const int h = std::countr_zero(static_cast<unsigned>(p_));  // p = 2^h
-        for (int t = 0; t < 2; ++t) {
-            tree_parent_[t].assign(static_cast<std::size_t>(p_), -1);
-            tree_left_[t].assign(static_cast<std::size_t>(p_), -1);
-            tree_right_[t].assign(static_cast<std::size_t>(p_), -1);
-            const int base = t == 0 ? -1 : 0;  // id = label + base
-            const int top = t == 0 ? p_ - 1 : 0;
-            const int sub_root = (1 << (h - 1)) + base;
-            for (int k = 1; k < p_; ++k) {
-                const int id = k + base;
-                const int z = std::countr_zero(static_cast<unsigned>(k));
-                if (z > 0) {
-                    tree_left_[t][static_cast<std::size_t>(id)] = k - (1 << (z - 1)) + base;
-                    tree_right_[t][static_cast<std::size_t>(id)] = k + (1 << (z - 1)) + base;
-                }
-                if (z == h - 1) {
-                    tree_parent_[t][static_cast<std::size_t>(id)] = top;
-                } else {
-                    const bool right_child = ((k >> (z + 1)) & 1) != 0;
-                    tree_parent_[t][static_cast<std::size_t>(id)] = (right_child ? k - (1 << z) : k + (1 << z)) + base;
-                }
-            }
-            if (t == 0) tree_left_[t][static_cast<std::size_t>(top)] = sub_root;
-            else tree_right_[t][static_cast<std::size_t>(top)] = sub_root;
-        }
-    }
-
     // DoubleBinaryTreeAllReduce::run: `received` is a PacketReceived event,
     // else General (a bundle done) or the stream's start.
     void tree_event(int alg, bool received) {
