@@ -42,6 +42,7 @@ CONSTANTS = [
     ("nics/ndr400.toml", None, "payload-efficiency", 0.75, 1.00, False),
     ("nics/ndr400.toml", None, "p2p-channel-bandwidth-gbps", 8.0, 30.0, False),
     ("nics/ndr400.toml", None, "p2p-chunk-overhead-us", 0.1, 5.0, False),
+    ("nics/ndr400.toml", None, "p2p-connection-start-us", 0.1, 15.0, False),
     ("nics/ndr400.toml", None, "alltoall-efficiency", 0.75, 1.00, False),
     ("nics/ndr400.toml", None, "ring-channel-bandwidth-gbps", 10.0, 50.0, False),
     ("nics/ndr400.toml", None, "ring-slice-overhead-us", 0.1, 15.0, False),

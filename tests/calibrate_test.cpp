@@ -100,12 +100,13 @@ TEST_CASE("fitted values are written with 4 significant digits, within their bou
 
 TEST_CASE("recovery: data the model made with known constants gives them back, within 2 % under 3 % noise") {
     // Known constants, each away from the preset's value (0.756, 0.983, 17.95,
-    // 1.30, 0.918, 130.7, 22.34, 4.01, 712900).
+    // 1.30, 3.9, 0.925, 130.7, 22.34, 4.01, 712900).
     const std::vector<std::pair<std::string, double>> truth = {
         {"nccl.alltoall-nvlink-efficiency", 0.82},
         {"nccl.network-p2p-efficiency", 0.93},
         {"nccl.p2p.network-channel-bandwidth", 15.0},
         {"nccl.p2p.network-chunk-overhead-us", 2.0},
+        {"nccl.p2p.network-connection-start-us", 6.0},
         {"nccl.network-alltoall-efficiency", 0.85},
         {"nccl.p2p.copy-bandwidth-per-channel", 70.0},
         {"nccl.ring-network-channel-bandwidth", 19.0},
@@ -324,7 +325,7 @@ TEST_CASE("[calibration]: every entry names a number of the preset, bounds hold 
         "expected [low, high], the physical range the fit may use"));
     // The shipped presets state theirs.
     const Preset p = load_preset(kPreset, {});
-    REQUIRE(p.calibration.size() == 9);
+    REQUIRE(p.calibration.size() == 10);
     const auto payload = std::find_if(p.calibration.begin(), p.calibration.end(),
                                       [](const auto& c) { return c.key == "nccl.network-p2p-efficiency"; });
     REQUIRE(payload != p.calibration.end());

@@ -98,10 +98,11 @@ TEST_CASE("catalogue errors name the flag, or the file and line") {
                                                 "name = \"slow\"\ndescription = \"x\"\nsources = [\"x\"]\n"
                                                 "line-rate-gbit = 400\nlatency-ns = 1000\npayload-efficiency = 0.98\n"
                                                 "p2p-channel-bandwidth-gbps = 18\np2p-chunk-overhead-us = 1.3\n"
+                                                "p2p-connection-start-us = 3\n"
                                                 "alltoall-efficiency = 0.9\nring-channel-bandwidth-gbps = 22\n"
                                                 "ring-slice-overhead-us = 5000\n");
         CHECK(resolve_error_with(dir, "h100-sxm", "slow", 2, std::nullopt) ==
-              dir + ":11:26: ring-slice-overhead-us: expected 0 to 1000 us, got 5000");
+              dir + ":12:26: ring-slice-overhead-us: expected 0 to 1000 us, got 5000");
     }
 }
 

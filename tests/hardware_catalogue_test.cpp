@@ -85,6 +85,7 @@ void same_nccl(const NcclParameters& a, const NcclParameters& b) {
     CHECK(a.p2p_network_chunk_bytes == b.p2p_network_chunk_bytes);
     CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
     CHECK(a.p2p_network_chunk_overhead_us == b.p2p_network_chunk_overhead_us);
+    CHECK(a.p2p_network_connection_start_us == b.p2p_network_connection_start_us);
     CHECK(a.p2p_copy_bandwidth_per_channel == b.p2p_copy_bandwidth_per_channel);
     CHECK(a.p2p_per_channel_net_bandwidth == b.p2p_per_channel_net_bandwidth);
     CHECK(a.base_latency_us == b.base_latency_us);

@@ -333,20 +333,23 @@ TEST_CASE("send/recv: channels x 20.6 GB/s up to the NVLink rate; one channel th
     CHECK(run(ib, CollectiveKind::SendRecv, 512 * MiB, 1, 8).us == doctest::Approx(1525.15896).epsilon(1e-7));
     // 80 ranks: one channel through the NIC, 1 / (1/17.95 + 1300/131072) =
     // 15.2373 GB/s (nccl_p2p.h); fill 131072/17.95 = 7302.0 ns; latency 8.4 + one
-    // network step 14 us: 22400 + 7302.0 + 2147483648/15.2373 = 140965874 ns.
-    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(140965.8741).epsilon(1e-7));
+    // network step 14 us + one connection started, 3.9 us: 26300 + 7302.0 +
+    // 2147483648/15.2373 = 140969774 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(140969.7741).epsilon(1e-7));
 }
 
 TEST_CASE("all-to-all across 10 nodes is bound by the NICs") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     const std::uint64_t bytes = 17179868160;  // nccl-tests' 80-rank size
-    // NIC: each sends to 9 others, at 49.15 x 0.918 = 45.1197 GB/s (72 remote
+    // NIC: each sends to 9 others, at 49.15 x 0.925 = 45.46375 GB/s (72 remote
     // peers x 1 channel could move 1 / (1/(72 x 17.95) + 1300/131072) = 93.5):
-    // S x 72/80 / 45.1197 = 342685818.9 ns (NVLink's S x 7/80 / (450 x 0.756) is
+    // S x 72/80 / 45.46375 = 340092520.8 ns (NVLink's S x 7/80 / (450 x 0.756) is
     // far less). The own share S/80 = 214748352 B copied on 1 channel at 130.7
     // GB/s holds back 1 of 16 p2p channels: 1643063.1 / 16 = 102691.4 ns. Per
-    // peer S/80 on one channel: fill 131072 / 17.95 = 7302.0 ns; + 8.4 + 14 us.
-    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(342818.2124).epsilon(1e-7));
+    // peer S/80 on one channel: fill 131072 / 17.95 = 7302.0 ns; + 8.4 + 14 us;
+    // 72 connections (72 remote peers x 1 channel) started in turn, 72 x 3.9 =
+    // 280.8 us: 340505.714 us.
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(340505.7143).epsilon(1e-7));
 }
 
 TEST_CASE("point-to-point through a NIC: channels add less than their count") {
@@ -366,18 +369,19 @@ TEST_CASE("point-to-point through a NIC: channels add less than their count") {
 TEST_CASE("two ranks on two nodes: send/recv on four channels; all-to-all copies its own half on the same four") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     const std::uint64_t bytes = 16 * GiB;
-    // Send/recv: 4 channels, 41.9361 GB/s; latency 8.4 + 14 us; fill 131072 /
-    // 17.95 = 7302.06 ns; 17179869184 / 41.9361 = 409667544.1 ns: 409697.246 us
-    // (the 45 pairs measured: 388.6-440.1 ms, median 432.8).
+    // Send/recv: 4 channels, 41.9361 GB/s; latency 8.4 + 14 us + 4 connections
+    // x 3.9 us = 38 us; fill 131072 / 17.95 = 7302.06 ns; 17179869184 / 41.9361 =
+    // 409667544.1 ns: 409712.846 us (the 45 pairs measured: 388.6-440.1 ms,
+    // median 432.8).
     const Run sr = run(ib, CollectiveKind::SendRecv, bytes, 2, 1);
     CHECK(sr.channels == 4);
-    CHECK(sr.us == doctest::Approx(409697.246).epsilon(1e-8));
+    CHECK(sr.us == doctest::Approx(409712.846).epsilon(1e-8));
     // All-to-all: half to the peer over the same 4 channels, 8589934592 / 41.9361
     // = 204833772.0 ns (no all-to-all share: one peer node); the own half copied
     // at 4 x 130.7 GB/s = 16430632.3 ns, on the peer's own channels (share 4 / 4);
-    // + 22400 + 7302.06 ns: 221294.106 us (median pair measured: 238.2 ms out of
-    // place, 215.9 in place, where nothing is copied).
-    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 2, 1).us == doctest::Approx(221294.106).epsilon(1e-8));
+    // + 22400 + 4 connections x 3900 + 7302.06 ns: 221309.706 us (median pair
+    // measured: 238.2 ms out of place, 215.9 in place, where nothing is copied).
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 2, 1).us == doctest::Approx(221309.706).epsilon(1e-8));
 }
 
 TEST_CASE("a Simple ring channel sends NCCL's slices: two per 2 MiB chunk, one for a chunk of 32 KiB or less") {
@@ -405,18 +409,18 @@ TEST_CASE("point-to-point across nodes: NCCL sends smaller chunks for small oper
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     // 512 KiB on two nodes of one GPU: 4 channels (min(4, 512 KiB / 64 KiB),
     // parts of 128 KiB, not above 128 KiB), 64 KiB chunks: 1 / (1 / (4 x 17.95)
-    // + 1300 / 65536) = 29.61734 GB/s; 22.4 us + fill 65536 / 17.95 = 3651.0 ns
-    // + 524288 / 29.61734 = 17702.1 ns: 43.75309 us (128 KiB chunks would give
-    // 42.20 us).
+    // + 1300 / 65536) = 29.61734 GB/s; 22.4 us + 4 connections x 3.9 us + fill
+    // 65536 / 17.95 = 3651.0 ns + 524288 / 29.61734 = 17702.1 ns: 59.35309 us
+    // (128 KiB chunks would give 57.80 us).
     const Run half = run(ib, CollectiveKind::SendRecv, 512 * 1024, 2, 1);
     CHECK(half.channels == 4);
-    CHECK(half.us == doctest::Approx(43.753092).epsilon(1e-7));
+    CHECK(half.us == doctest::Approx(59.353092).epsilon(1e-7));
     // 64 KiB: one channel (ceil(65536 / 65536)), 32 KiB chunks: 1 / (1 / 17.95 +
-    // 1300 / 32768) = 10.48403 GB/s; 22.4 us + 32768 / 17.95 = 1825.5 ns + 65536 /
-    // 10.48403 = 6251.0 ns: 30.47655 us.
+    // 1300 / 32768) = 10.48403 GB/s; 22.4 us + 1 connection x 3.9 us + 32768 /
+    // 17.95 = 1825.5 ns + 65536 / 10.48403 = 6251.0 ns: 34.37655 us.
     const Run small = run(ib, CollectiveKind::SendRecv, 64 * 1024, 2, 1);
     CHECK(small.channels == 1);
-    CHECK(small.us == doctest::Approx(30.476546).epsilon(1e-7));
+    CHECK(small.us == doctest::Approx(34.376546).epsilon(1e-7));
 }
 
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {

@@ -117,6 +117,7 @@ void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& p
         c.payload = fraction_at(r, "payload-efficiency");
         c.channel = in_range_at(r, "p2p-channel-bandwidth-gbps", 1e-3, 1e4, "GB/s");
         c.chunk_overhead = in_range_at(r, "p2p-chunk-overhead-us", 0, 1e3, "us");
+        c.connection_start = in_range_at(r, "p2p-connection-start-us", 0, 1e3, "us");
         c.alltoall = fraction_at(r, "alltoall-efficiency");
         c.ring_channel = in_range_at(r, "ring-channel-bandwidth-gbps", 1e-3, 1e4, "GB/s");
         c.ring_slice = in_range_at(r, "ring-slice-overhead-us", 0, 1e3, "us");

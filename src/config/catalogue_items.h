@@ -60,10 +60,10 @@ struct Device {
 };
 
 /// A NIC's calibrated rates (docs/file-formats.md): payload-efficiency,
-/// p2p-channel-bandwidth-gbps, p2p-chunk-overhead-us, alltoall-efficiency,
+/// p2p-channel-bandwidth-gbps, p2p-chunk-overhead-us, p2p-connection-start-us, alltoall-efficiency,
 /// ring-channel-bandwidth-gbps, ring-slice-overhead-us.
 struct NicCalibration {
-    ConfigValue payload, channel, chunk_overhead, alltoall, ring_channel, ring_slice;
+    ConfigValue payload, channel, chunk_overhead, connection_start, alltoall, ring_channel, ring_slice;
 };
 
 /// A NIC file.

@@ -298,6 +298,7 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
                 ConfigValue p2p = value;
                 put(p2p, "network-channel-bandwidth", nic.calibration.channel);
                 put(p2p, "network-chunk-overhead-us", nic.calibration.chunk_overhead);
+                put(p2p, "network-connection-start-us", nic.calibration.connection_start);
                 put(out, key, std::move(p2p));
             } else {
                 put(out, key, value);

@@ -137,6 +137,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         p.p2p_network_chunk_bytes = c.positive_number("network-chunk-bytes");
         p.p2p_network_channel_bandwidth = c.positive_number("network-channel-bandwidth");
         p.p2p_network_chunk_overhead_us = c.non_negative_number("network-chunk-overhead-us");
+        p.p2p_network_connection_start_us = c.non_negative_number("network-connection-start-us");
         p.p2p_copy_bandwidth_per_channel = c.positive_number("copy-bandwidth-per-channel");
         p.p2p_per_channel_net_bandwidth = c.positive_number("per-channel-net-bandwidth");
         c.finish();

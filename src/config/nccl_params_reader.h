@@ -21,6 +21,7 @@
 //   [nccl.pat]           bandwidth-factor, per-rank-latency-us, network-latency-divisor
 //   [nccl.p2p]           latency-us, nvlink-chunk-bytes, network-chunk-bytes,
 //                        network-channel-bandwidth, network-chunk-overhead-us,
+//                        network-connection-start-us,
 //                        copy-bandwidth-per-channel, per-channel-net-bandwidth
 //   [nccl.latency-us.base|nvlink|network]  ring, tree, nvls, nvls-tree, pat:
 //                        [LL, LL128, Simple] each

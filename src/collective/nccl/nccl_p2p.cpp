@@ -16,6 +16,12 @@ double network_step_us(const NcclParameters& params) {
                                     [static_cast<std::size_t>(NcclProtocol::Simple)];
 }
 
+// What an operation across nodes waits before it streams: one network step,
+// and the proxy starting its connections one after another.
+double network_start_ns(const NcclParameters& params, double connections) {
+    return network_step_us(params) * kNsPerUs + nccl_p2p_connection_start_ns(params, connections);
+}
+
 }  // namespace
 
 double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels,
@@ -24,6 +30,10 @@ double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gb
     double ns_per_byte = 1.0 / (c * params.p2p_network_channel_bandwidth);
     if (chunk_bytes > 0) ns_per_byte += params.p2p_network_chunk_overhead_us * kNsPerUs / chunk_bytes;
     return std::min(nic_payload_gbps, 1.0 / ns_per_byte);
+}
+
+double nccl_p2p_connection_start_ns(const NcclParameters& params, double connections) {
+    return std::max(0.0, connections) * params.p2p_network_connection_start_us * kNsPerUs;
 }
 
 NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
@@ -72,7 +82,8 @@ NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, con
     if (shape.nodes > 1) {
         bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps, ch.channels, ch.chunk_bytes));
         channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
-        cost.latency_ns += network_step_us(params) * kNsPerUs;
+        // One remote peer: its channels are the connections.
+        cost.latency_ns += network_start_ns(params, ch.channels);
     }
     const double size = static_cast<double>(bytes);
     cost.fill_ns = std::min(size / ch.channels, ch.chunk_bytes) / channel_bw;
@@ -114,7 +125,7 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
             static_cast<double>(per_peer) / (ch.channels * params.p2p_copy_bandwidth_per_channel);
         t += self_copy_ns * std::min(1.0, ch.channels / distinct);
         channel_bw = params.p2p_network_channel_bandwidth;
-        cost.latency_ns += network_step_us(params) * kNsPerUs;
+        cost.latency_ns += network_start_ns(params, connections);
     }
     cost.fill_ns = std::min(static_cast<double>(per_peer) / ch.channels, ch.chunk_bytes) / channel_bw;
     cost.bandwidth_ns = t;

@@ -17,7 +17,8 @@
 // receives B from the previous one; the slowest pair sets the pace):
 //   bw   = min(channels x NCCL's per-NVLink figure, NVLink rate), and across
 //          nodes also the network rate of `channels` (nccl_p2p_network_rate)
-//   time = p2p latency (+ one network step across nodes) + fill + B / bw,
+//   time = p2p latency (+ one network step and the connection starts across
+//          nodes) + fill + B / bw,
 //          fill = min(B / channels, C) / per-channel bandwidth (the slower one)
 // All-to-all of B bytes per rank (B/n to every peer):
 //   NVLink: B (G-1)/n / (NVLink bandwidth x alltoall-nvlink-efficiency)
@@ -28,8 +29,14 @@
 //   self:   across nodes, the own share B/n copied at channels x
 //           copy-bandwidth-per-channel, times channels / the distinct p2p
 //           channels the peers use (1 with two ranks)
-//   time = p2p latency (+ one network step) + fill (for B/n) + the slower of
-//          NVLink and NIC + self
+//   time = p2p latency (+ one network step and the connection starts) + fill
+//          (for B/n) + the slower of NVLink and NIC + self
+// Connection starts: across nodes every connection of the operation (one per
+// remote peer and channel; a send and a receive each way) is started by the
+// GPU's one network proxy thread in turn, p2p-network-connection-start-us
+// each. The NIC streams the connections already started, which share it
+// evenly, so the last one to start ends that much after the rest: the start
+// of the last connection is added once, whatever the size.
 #include <cstdint>
 
 #include "collective/nccl/nccl_parameters.h"
@@ -51,12 +58,16 @@ struct NcclP2pChannels {
 double nccl_p2p_network_rate(const NcclParameters& params, double nic_payload_gbps, double channels,
                              double chunk_bytes);
 
+/// Connection starts of a point-to-point operation across nodes, in ns:
+/// connections x p2p-network-connection-start-us.
+double nccl_p2p_connection_start_ns(const NcclParameters& params, double connections);
+
 NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& topology,
                                   const NcclParameters& params, std::uint64_t bytes);
 
 struct NcclP2pCost {
     int channels = 1;
-    double latency_ns = 0;    ///< p2p latency (and one network step across nodes)
+    double latency_ns = 0;    ///< p2p latency (and one network step and the connection starts across nodes)
     double fill_ns = 0;       ///< first chunk before the pipeline streams
     double bandwidth_ns = 0;  ///< bytes over the bottleneck rate
     double time_ns() const { return latency_ns + fill_ns + bandwidth_ns; }

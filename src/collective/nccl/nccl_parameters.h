@@ -116,6 +116,7 @@ struct NcclParameters {
     double p2p_network_chunk_bytes = 0;
     double p2p_network_channel_bandwidth = 0;  ///< GB/s one channel moves through a NIC (calibrated)
     double p2p_network_chunk_overhead_us = 0;  ///< per network chunk, shared by a GPU's channels (calibrated)
+    double p2p_network_connection_start_us = 0;  ///< per network connection started, in turn (calibrated)
     double p2p_copy_bandwidth_per_channel = 0; ///< GB/s one channel copies a rank's share to itself (calibrated)
     double p2p_per_channel_net_bandwidth = 14; ///< NCCL: P2P_PER_CHANNEL_NET_BW, sizes channels per NIC peer
 
