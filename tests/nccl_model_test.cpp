@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -350,6 +351,34 @@ TEST_CASE("all-to-all across 10 nodes is bound by the NICs") {
     // 72 connections (72 remote peers x 1 channel) started in turn, 72 x 3.9 =
     // 280.8 us: 340505.714 us.
     CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(340505.7143).epsilon(1e-7));
+}
+
+TEST_CASE("point-to-point across nodes starts one connection per remote peer and channel, in turn") {
+    // nccl_p2p.h: the start is connections x p2p-network-connection-start-us,
+    // added once whatever the size. 10 nodes, 32 MiB per rank:
+    //   1 GPU per node:  9 remote peers x 2 channels = 18 connections, 70.2 us
+    //   2 GPUs per node: 18 x 2 = 36, 140.4 us
+    //   4 GPUs per node: 36 x 2 = 72, 280.8 us
+    //   8 GPUs per node: 72 x 1 = 72, 280.8 us (NCCL halves the channels per
+    //   peer to fit 80 ranks into the p2p channels)
+    // Send/recv has one remote peer: its 2 channels (10 x 1), 7.8 us.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    Preset none = ib;
+    auto params = std::make_shared<NcclParameters>(*ib.system.nccl());
+    CHECK(params->p2p_network_connection_start_us == 3.9);
+    params->p2p_network_connection_start_us = 0;
+    none.system.config.nccl = params;
+    auto start_us = [&](CollectiveKind kind, long long gpus) {
+        return run(ib, kind, 32 * MiB, 10, gpus).us - run(none, kind, 32 * MiB, 10, gpus).us;
+    };
+    CHECK(start_us(CollectiveKind::AllToAll, 1) == doctest::Approx(70.2).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::AllToAll, 2) == doctest::Approx(140.4).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::AllToAll, 4) == doctest::Approx(280.8).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::AllToAll, 8) == doctest::Approx(280.8).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::SendRecv, 1) == doctest::Approx(7.8).epsilon(1e-9));
+    // One node: no proxy, no start.
+    CHECK(run(ib, CollectiveKind::AllToAll, 32 * MiB, 1, 8).us == run(none, CollectiveKind::AllToAll, 32 * MiB, 1, 8).us);
+    CHECK(nccl_p2p_connection_start_ns(*ib.system.nccl(), 72) == doctest::Approx(280800.0));
 }
 
 TEST_CASE("point-to-point through a NIC: channels add less than their count") {
