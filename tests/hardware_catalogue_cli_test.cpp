@@ -104,6 +104,34 @@ TEST_CASE("catalogue errors name the flag, or the file and line") {
         CHECK(resolve_error_with(dir, "h100-sxm", "slow", 2, std::nullopt) ==
               dir + ":12:26: ring-slice-overhead-us: expected 0 to 1000 us, got 5000");
     }
+    SUBCASE("a NIC file that borrows its calibration and gives one rate of its own out of range") {
+        const std::string dir = write_temp_file("catalogue-own/nics/own.toml",
+                                                "name = \"own\"\ndescription = \"x\"\nsources = [\"x\"]\n"
+                                                "line-rate-gbit = 200\nlatency-ns = 1000\n"
+                                                "calibration-assumed-from = \"ndr400\"\npayload-efficiency = 1.5\n");
+        CHECK(resolve_error_with(dir, "a100-80gb-sxm", "own", 2, std::nullopt).starts_with(dir + ":7:22: "));
+    }
+}
+
+TEST_CASE("a NIC that borrows its calibration keeps the rates it gives itself") {
+    // hdr200 borrows ndr400's seven calibrated rates but gives its own payload
+    // fraction, 0.930 (presets/nics/hdr200.toml): the composed NCCL constants
+    // carry 0.930 and ndr400's six others.
+    SystemSource hdr;
+    hdr.gpu = "a100-80gb-sxm";
+    hdr.nic = "hdr200";
+    hdr.nodes = 2;
+    const ResolvedSystem a = resolve_system(hdr, kDirs);
+    SystemSource ndr = hdr;
+    ndr.nic = "ndr400";
+    const ResolvedSystem b = resolve_system(ndr, kDirs);
+    REQUIRE(a.system.nccl());
+    REQUIRE(b.system.nccl());
+    CHECK(a.system.nccl()->network_p2p_efficiency == 0.930);
+    CHECK(b.system.nccl()->network_p2p_efficiency == 0.983);
+    CHECK(a.system.nccl()->p2p_network_connection_start_us == b.system.nccl()->p2p_network_connection_start_us);
+    CHECK(a.system.nccl()->network_alltoall_efficiency == b.system.nccl()->network_alltoall_efficiency);
+    CHECK(a.system.nccl()->ring_network_channel_bandwidth == b.system.nccl()->ring_network_channel_bandwidth);
 }
 
 TEST_CASE("dtcalc list gpus, nics and frameworks") {
@@ -233,7 +261,7 @@ TEST_CASE("collective on the nccl backend notes the constants taken from other h
     const auto a100 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --preset a100-ib-hdr200 --format csv");
     REQUIRE(a100.exit_code == 0);
     // hdr200.toml: calibration-assumed-from = "ndr400"; ampere.toml: assumed alltoall-nvlink-efficiency.
-    CHECK(a100.out.find("dtcalc: note: nccl backend: NIC payload rates of hdr200 from ndr400, unvalidated\n") !=
+    CHECK(a100.out.find("dtcalc: note: nccl backend: NIC payload rates of hdr200 from ndr400 (all but payload-efficiency), unvalidated\n") !=
           std::string::npos);
     CHECK(a100.out.find("dtcalc: note: nccl backend: alltoall-nvlink-efficiency from the H100 fit, unvalidated\n") !=
           std::string::npos);

@@ -32,13 +32,6 @@ const ConfigValue& in_range_at(ConfigTableReader& r, std::string_view key, doubl
     return v;
 }
 
-// The value at `key`, checked to be a fraction in (0, 1].
-const ConfigValue& fraction_at(ConfigTableReader& r, std::string_view key) {
-    const ConfigValue& v = r.required(key);
-    fraction(v);
-    return v;
-}
-
 // Reads a device file's tree into `d` (its pointers point into `root`).
 void fill_device(Device& d, const ConfigValue& root) {
     ConfigTableReader r(root);
@@ -100,6 +93,29 @@ void fill_device(Device& d, const ConfigValue& root) {
     r.finish();
 }
 
+// The calibrated keys of a NIC file, each with its check.
+struct NicKey {
+    const char* key;
+    ConfigValue NicCalibration::*member;
+    double lo, hi;  ///< range; lo < 0 marks a fraction in (0, 1]
+    const char* unit;
+};
+constexpr NicKey kNicKeys[] = {
+    {"payload-efficiency", &NicCalibration::payload, -1, 1, ""},
+    {"p2p-channel-bandwidth-gbps", &NicCalibration::channel, 1e-3, 1e4, "GB/s"},
+    {"p2p-chunk-overhead-us", &NicCalibration::chunk_overhead, 0, 1e3, "us"},
+    {"p2p-connection-start-us", &NicCalibration::connection_start, 0, 1e3, "us"},
+    {"alltoall-efficiency", &NicCalibration::alltoall, -1, 1, ""},
+    {"ring-channel-bandwidth-gbps", &NicCalibration::ring_channel, 1e-3, 1e4, "GB/s"},
+    {"ring-slice-overhead-us", &NicCalibration::ring_slice, 0, 1e3, "us"},
+};
+
+const ConfigValue& checked(const NicKey& k, const ConfigValue& v) {
+    if (k.lo < 0) fraction(v);
+    else in_range(v, k.lo, k.hi, k.unit);
+    return v;
+}
+
 void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& preset_dirs, int depth) {
     ConfigTableReader r(root);
     n.name = r.string("name");
@@ -112,15 +128,14 @@ void fill_nic(Nic& n, const ConfigValue& root, const std::vector<std::string>& p
         n.calibration_from = as_string(*from);
         if (depth > 0) fail_at(*from, "names a NIC that itself borrows its calibration; name one that is calibrated");
         n.calibration = read_nic(n.calibration_from, preset_dirs, depth + 1).calibration;
+        // A key given here as well is this NIC's own (measured on it); the rest stay borrowed.
+        for (const NicKey& k : kNicKeys)
+            if (const ConfigValue* v = r.optional(k.key)) {
+                n.calibration.*k.member = checked(k, *v);
+                n.own_calibration.emplace_back(k.key);
+            }
     } else {
-        NicCalibration& c = n.calibration;
-        c.payload = fraction_at(r, "payload-efficiency");
-        c.channel = in_range_at(r, "p2p-channel-bandwidth-gbps", 1e-3, 1e4, "GB/s");
-        c.chunk_overhead = in_range_at(r, "p2p-chunk-overhead-us", 0, 1e3, "us");
-        c.connection_start = in_range_at(r, "p2p-connection-start-us", 0, 1e3, "us");
-        c.alltoall = fraction_at(r, "alltoall-efficiency");
-        c.ring_channel = in_range_at(r, "ring-channel-bandwidth-gbps", 1e-3, 1e4, "GB/s");
-        c.ring_slice = in_range_at(r, "ring-slice-overhead-us", 0, 1e3, "us");
+        for (const NicKey& k : kNicKeys) n.calibration.*k.member = checked(k, r.required(k.key));
     }
     r.finish();
 }

@@ -75,6 +75,7 @@ struct Nic {
     ConfigValue rate, latency;
     NicCalibration calibration;
     std::string calibration_from;  ///< the NIC it is borrowed from, if any
+    std::vector<std::string> own_calibration;  ///< keys given here although borrowing: this NIC's own
 };
 
 /// Reads a GPU file, reporting all of its key problems at once.

@@ -312,8 +312,13 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         // What is borrowed from other hardware, for reports to say.
         std::vector<ConfigValue> assumed;
         if (const ConfigValue* a = nccl.find("assumed"); a && a->type == ConfigValue::Type::List) assumed = a->items;
-        if (!nic.calibration_from.empty())
-            assumed.push_back(text_value("NIC payload rates of " + nic.name + " from " + nic.calibration_from, here));
+        if (!nic.calibration_from.empty()) {
+            std::string own;
+            for (const std::string& k : nic.own_calibration) own += (own.empty() ? " (all but " : ", ") + k;
+            if (!own.empty()) own += ")";
+            assumed.push_back(
+                text_value("NIC payload rates of " + nic.name + " from " + nic.calibration_from + own, here));
+        }
         if (tables_sm && as_positive_integer(*d.sm) != *tables_sm)
             assumed.push_back(text_value(fmt::format("NCCL's sm{} tables ({}) for {} (sm{})", *tables_sm,
                                                      as_string(*d.tables), d.name, as_positive_integer(*d.sm)),
