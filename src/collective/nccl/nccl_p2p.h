@@ -35,8 +35,9 @@
 // remote peer and channel; a send and a receive each way) is started by the
 // GPU's one network proxy thread in turn, p2p-network-connection-start-us
 // each. The NIC streams the connections already started, which share it
-// evenly, so the last one to start ends that much after the rest: the start
-// of the last connection is added once, whatever the size.
+// evenly, so the last one, started connections x that after the first, ends
+// that much after the rest: connections x p2p-network-connection-start-us is
+// added once, whatever the size.
 #include <cstdint>
 
 #include "collective/nccl/nccl_parameters.h"
