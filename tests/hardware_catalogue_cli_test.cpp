@@ -42,6 +42,14 @@ std::string resolve_error_with(const std::string& file, const std::string& gpu, 
     return error_of([&] { resolve_system(t, {root, DTCALC_PRESETS_DIR}); });
 }
 
+// A NIC file `name` of `gbit` Gb/s in a catalogue of its own: the five
+// descriptive lines, then `calibration` (its line 6 on).
+std::string nic_file(const std::string& name, int gbit, const std::string& calibration) {
+    return write_temp_file("catalogue-" + name + "/nics/" + name + ".toml",
+                           "name = \"" + name + "\"\ndescription = \"x\"\nsources = [\"x\"]\nline-rate-gbit = " +
+                               std::to_string(gbit) + "\nlatency-ns = 1000\n" + calibration);
+}
+
 }  // namespace
 
 TEST_CASE("catalogue errors name the flag, or the file and line") {
@@ -86,30 +94,24 @@ TEST_CASE("catalogue errors name the flag, or the file and line") {
         CHECK(message.find("typo.toml") != std::string::npos);
     }
     SUBCASE("a NIC file with the payload rate but not the point-to-point constants") {
-        const std::string dir = write_temp_file("catalogue-nic/nics/half.toml",
-                                                "name = \"half\"\ndescription = \"x\"\nsources = [\"x\"]\n"
-                                                "line-rate-gbit = 400\nlatency-ns = 1000\npayload-efficiency = 0.98\n"
-                                                "p2p-channel-bandwidth-gbps = 18\n");
+        const std::string dir = nic_file("half", 400, "payload-efficiency = 0.98\np2p-channel-bandwidth-gbps = 18\n");
         CHECK(resolve_error_with(dir, "h100-sxm", "half", 2, std::nullopt) ==
               dir + ": p2p-chunk-overhead-us: missing required key");
     }
     SUBCASE("a NIC file with a ring per-send cost out of its range") {
-        const std::string dir = write_temp_file("catalogue-ring/nics/slow.toml",
-                                                "name = \"slow\"\ndescription = \"x\"\nsources = [\"x\"]\n"
-                                                "line-rate-gbit = 400\nlatency-ns = 1000\npayload-efficiency = 0.98\n"
-                                                "p2p-channel-bandwidth-gbps = 18\np2p-chunk-overhead-us = 1.3\n"
-                                                "p2p-connection-start-us = 3\n"
-                                                "alltoall-efficiency = 0.9\nring-channel-bandwidth-gbps = 22\n"
-                                                "ring-slice-overhead-us = 5000\n");
+        const std::string dir = nic_file("slow", 400,
+                                         "payload-efficiency = 0.98\n"
+                                         "p2p-channel-bandwidth-gbps = 18\np2p-chunk-overhead-us = 1.3\n"
+                                         "p2p-connection-start-us = 3\n"
+                                         "alltoall-efficiency = 0.9\nring-channel-bandwidth-gbps = 22\n"
+                                         "ring-slice-overhead-us = 5000\n");
         CHECK(resolve_error_with(dir, "h100-sxm", "slow", 2, std::nullopt) ==
               dir + ":12:26: ring-slice-overhead-us: expected 0 to 1000 us, got 5000");
     }
     SUBCASE("a NIC file that borrows its calibration and gives one rate of its own out of range") {
-        const std::string dir = write_temp_file("catalogue-own/nics/own.toml",
-                                                "name = \"own\"\ndescription = \"x\"\nsources = [\"x\"]\n"
-                                                "line-rate-gbit = 200\nlatency-ns = 1000\n"
-                                                "calibration-assumed-from = \"ndr400\"\npayload-efficiency = 1.5\n");
-        CHECK(resolve_error_with(dir, "a100-80gb-sxm", "own", 2, std::nullopt).starts_with(dir + ":7:22: "));
+        const std::string dir = nic_file("own", 200, "calibration-assumed-from = \"ndr400\"\npayload-efficiency = 1.5\n");
+        CHECK(resolve_error_with(dir, "a100-80gb-sxm", "own", 2, std::nullopt) ==
+              dir + ":7:22: payload-efficiency: expected a fraction in (0, 1], got 1.5");
     }
 }
 

@@ -1,0 +1,150 @@
+// The nccl backend's point-to-point (send/recv, all-to-all) end to end on the
+// shipped H100 NDR preset: NCCL's channel rules, the NIC's per-channel rate and
+// per-chunk cost, the connection starts, the chunk tuning. Every expected value
+// is worked out by hand beside it (nccl_p2p.h; H100: 18 NVLinks x 20.6 GB/s;
+// NDR payload 50 x 0.983 = 49.15 GB/s).
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "collective/nccl/nccl_p2p.h"
+#include "collective/nccl/nccl_topology.h"
+#include "config/preset.h"
+#include "nccl_run.h"
+
+using namespace dtcalc;
+using namespace dtcalc::testing;
+
+TEST_CASE("point-to-point channels follow NCCL's rule") {
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
+    auto channels = [&](std::int64_t ranks, std::int64_t nodes, std::uint64_t bytes) {
+        const NcclTopology t = nccl_topology(p, ranks / nodes, nodes, 50.0);
+        return nccl_p2p_channels({ranks, nodes, ranks / nodes}, t, p, bytes).channels;
+    };
+    // One node, 32 p2p channels, 32 per peer: minimum 32 halved while minimum x
+    // ranks > 32: 8 ranks -> 4, 4 ranks -> 8. Parts double past 32 x 512 KiB = 16 MiB.
+    CHECK(channels(8, 1, 32 * MiB) == 4);    // 8 MiB parts
+    CHECK(channels(8, 1, 64 * MiB) == 4);    // 16 MiB parts, not above 16 MiB
+    CHECK(channels(8, 1, 128 * MiB) == 8);   // 32 MiB > 16 MiB: double
+    CHECK(channels(8, 1, 256 * MiB) == 16);
+    CHECK(channels(8, 1, 512 * MiB) == 32);
+    CHECK(channels(4, 1, 32 * MiB) == 8);
+    CHECK(channels(4, 1, 128 * MiB) == 8);
+    CHECK(channels(4, 1, 256 * MiB) == 16);
+    // Across nodes: 16 ranks (16 p2p channels, 4 per peer): minimum 1, parts
+    // double past 128 KiB up to 4. 80 ranks: 1 per peer. 2 ranks of one GPU
+    // each: 4 p2p channels, 4 per peer, minimum 2, then 4.
+    CHECK(channels(16, 2, 4 * GiB) == 4);
+    CHECK(channels(80, 10, 4 * GiB) == 1);
+    CHECK(channels(2, 2, 4 * GiB) == 4);
+    CHECK(channels(8, 1, 0) == 1);
+}
+
+TEST_CASE("send/recv: channels x 20.6 GB/s up to the NVLink rate; one channel through a NIC across 10 nodes") {
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // 8 GPUs, 32 MiB: 4 channels x 20.6 = 82.4 GB/s; 8.4 us + 524288/20.6 ns fill +
+    // 33554432/82.4 ns = 8400 + 25450.9 + 407214.0 = 441064.9 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 32 * MiB, 1, 8).us == doctest::Approx(441.06485).epsilon(1e-7));
+    // 512 MiB: 32 channels, capped by 360 GB/s: 8400 + 25450.9 + 1491308.1 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 512 * MiB, 1, 8).us == doctest::Approx(1525.15896).epsilon(1e-7));
+    // 80 ranks: one channel through the NIC, 1 / (1/17.95 + 1300/131072) =
+    // 15.2373 GB/s (nccl_p2p.h); fill 131072/17.95 = 7302.0 ns; latency 8.4 + one
+    // network step 14 us + one connection started, 3.9 us: 26300 + 7302.0 +
+    // 2147483648/15.2373 = 140969774 ns.
+    CHECK(run(ib, CollectiveKind::SendRecv, 2 * GiB, 10, 8).us == doctest::Approx(140969.7741).epsilon(1e-7));
+}
+
+TEST_CASE("all-to-all across 10 nodes is bound by the NICs") {
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const std::uint64_t bytes = 17179868160;  // nccl-tests' 80-rank size
+    // NIC: each sends to 9 others, at 49.15 x 0.925 = 45.46375 GB/s (72 remote
+    // peers x 1 channel could move 1 / (1/(72 x 17.95) + 1300/131072) = 93.5):
+    // S x 72/80 / 45.46375 = 340092520.8 ns (NVLink's S x 7/80 / (450 x 0.756) is
+    // far less). The own share S/80 = 214748352 B copied on 1 channel at 130.7
+    // GB/s holds back 1 of 16 p2p channels: 1643063.1 / 16 = 102691.4 ns. Per
+    // peer S/80 on one channel: fill 131072 / 17.95 = 7302.0 ns; + 8.4 + 14 us;
+    // 72 connections (72 remote peers x 1 channel) started in turn, 72 x 3.9 =
+    // 280.8 us: 340505.714 us.
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 10, 8).us == doctest::Approx(340505.7143).epsilon(1e-7));
+}
+
+TEST_CASE("point-to-point across nodes starts one connection per remote peer and channel, in turn") {
+    // nccl_p2p.h: the start is connections x p2p-network-connection-start-us,
+    // added once whatever the size. 10 nodes, 32 MiB per rank:
+    //   1 GPU per node:  9 remote peers x 2 channels = 18 connections, 70.2 us
+    //   2 GPUs per node: 18 x 2 = 36, 140.4 us
+    //   4 GPUs per node: 36 x 2 = 72, 280.8 us
+    //   8 GPUs per node: 72 x 1 = 72, 280.8 us (NCCL halves the channels per
+    //   peer to fit 80 ranks into the p2p channels)
+    // Send/recv has one remote peer: its 2 channels (10 x 1), 7.8 us.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    Preset none = ib;
+    auto params = std::make_shared<NcclParameters>(*ib.system.nccl());
+    CHECK(params->p2p_network_connection_start_us == 3.9);
+    params->p2p_network_connection_start_us = 0;
+    none.system.config.nccl = params;
+    auto start_us = [&](CollectiveKind kind, long long gpus) {
+        return run(ib, kind, 32 * MiB, 10, gpus).us - run(none, kind, 32 * MiB, 10, gpus).us;
+    };
+    CHECK(start_us(CollectiveKind::AllToAll, 1) == doctest::Approx(70.2).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::AllToAll, 2) == doctest::Approx(140.4).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::AllToAll, 4) == doctest::Approx(280.8).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::AllToAll, 8) == doctest::Approx(280.8).epsilon(1e-9));
+    CHECK(start_us(CollectiveKind::SendRecv, 1) == doctest::Approx(7.8).epsilon(1e-9));
+    // One node: no proxy, no start.
+    CHECK(run(ib, CollectiveKind::AllToAll, 32 * MiB, 1, 8).us == run(none, CollectiveKind::AllToAll, 32 * MiB, 1, 8).us);
+    CHECK(nccl_p2p_connection_start_ns(*ib.system.nccl(), 72) == doctest::Approx(280800.0));
+}
+
+TEST_CASE("point-to-point through a NIC: channels add less than their count") {
+    // 1 / rate = 1 / (channels x 17.95 GB/s) + 1.30 us / 131072 B (nccl_p2p.h):
+    // 1 channel: 1 / (0.0557103 + 0.0099182) = 15.2373 GB/s (measured 15.2, 10 x 8);
+    // 2: 1 / (0.0278552 + 0.0099182) = 26.4737 (measured 24.9-26.2, 10 x 1, 2, 4);
+    // 4: 1 / (0.0139276 + 0.0099182) = 41.9361 (measured 39.0-46.3, 2-node pairs);
+    // 72 connections: 93.528, above the NIC's 49.15 GB/s, which then binds.
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 1, 131072) == doctest::Approx(15.237278).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 2, 131072) == doctest::Approx(26.473680).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 4, 131072) == doctest::Approx(41.936125).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 1000.0, 72, 131072) == doctest::Approx(93.528159).epsilon(1e-7));
+    CHECK(nccl_p2p_network_rate(p, 49.15, 72, 131072) == 49.15);
+}
+
+TEST_CASE("two ranks on two nodes: send/recv on four channels; all-to-all copies its own half on the same four") {
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const std::uint64_t bytes = 16 * GiB;
+    // Send/recv: 4 channels, 41.9361 GB/s; latency 8.4 + 14 us + 4 connections
+    // x 3.9 us = 38 us; fill 131072 / 17.95 = 7302.06 ns; 17179869184 / 41.9361 =
+    // 409667544.1 ns: 409712.846 us (the 45 pairs measured: 388.6-440.1 ms,
+    // median 432.8).
+    const Run sr = run(ib, CollectiveKind::SendRecv, bytes, 2, 1);
+    CHECK(sr.channels == 4);
+    CHECK(sr.us == doctest::Approx(409712.846).epsilon(1e-8));
+    // All-to-all: half to the peer over the same 4 channels, 8589934592 / 41.9361
+    // = 204833772.0 ns (no all-to-all share: one peer node); the own half copied
+    // at 4 x 130.7 GB/s = 16430632.3 ns, on the peer's own channels (share 4 / 4);
+    // + 22400 + 4 connections x 3900 + 7302.06 ns: 221309.706 us (median pair
+    // measured: 238.2 ms out of place, 215.9 in place, where nothing is copied).
+    CHECK(run(ib, CollectiveKind::AllToAll, bytes, 2, 1).us == doctest::Approx(221309.706).epsilon(1e-8));
+}
+
+TEST_CASE("point-to-point across nodes: NCCL sends smaller chunks for small operations") {
+    // enqueue.cc tunes the network chunk: a quarter of 128 KiB below 128 KiB,
+    // half below 1 MiB; each chunk pays the 1.30 us per-chunk cost.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    // 512 KiB on two nodes of one GPU: 4 channels (min(4, 512 KiB / 64 KiB),
+    // parts of 128 KiB, not above 128 KiB), 64 KiB chunks: 1 / (1 / (4 x 17.95)
+    // + 1300 / 65536) = 29.61734 GB/s; 22.4 us + 4 connections x 3.9 us + fill
+    // 65536 / 17.95 = 3651.0 ns + 524288 / 29.61734 = 17702.1 ns: 59.35309 us
+    // (128 KiB chunks would give 57.80 us).
+    const Run half = run(ib, CollectiveKind::SendRecv, 512 * 1024, 2, 1);
+    CHECK(half.channels == 4);
+    CHECK(half.us == doctest::Approx(59.353092).epsilon(1e-7));
+    // 64 KiB: one channel (ceil(65536 / 65536)), 32 KiB chunks: 1 / (1 / 17.95 +
+    // 1300 / 32768) = 10.48403 GB/s; 22.4 us + 1 connection x 3.9 us + 32768 /
+    // 17.95 = 1825.5 ns + 65536 / 10.48403 = 6251.0 ns: 34.37655 us.
+    const Run small = run(ib, CollectiveKind::SendRecv, 64 * 1024, 2, 1);
+    CHECK(small.channels == 1);
+    CHECK(small.us == doctest::Approx(34.376546).epsilon(1e-7));
+}
