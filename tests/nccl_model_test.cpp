@@ -256,6 +256,46 @@ TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, t
     CHECK(tree.us == doctest::Approx(67.29867).epsilon(1e-6));
 }
 
+TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per direction, the node's chain twice") {
+    // On two nodes each of NCCL's two trees is one edge between the nodes: a
+    // node's NICs send its half up one tree and the other half down the other,
+    // S per direction, while every GPU of the chain inside the node sends each
+    // byte twice (up and down), 2S. Beyond two nodes an inner node's NICs also
+    // carry 2S. So the tree's link (halved by the tree's factor 2) is
+    // min(NVLink, 2 x node network) on two nodes, the doubled network alone with
+    // one GPU per node (NCCL's tuning: `nNodes <= 2 ? bwIntra : bwInter`; its
+    // maintainers: "2x less traffic on the network than on the intra-node
+    // connections", NVIDIA/nccl#946). Forced tree/Simple, 16 GiB, H100 NDR.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const NcclForce tree_simple{NcclAlgorithm::Tree, NcclProtocol::Simple};
+    // 2 x 1: one NIC at its payload 49.15, doubled: 98.3; bus min(98.3 x 0.92 =
+    // 90.436, 2 graph channels x 41.4 = 82.8) = 82.8, algbw 41.4 GB/s (one H100
+    // per node over NDR, NCCL_ALGO=Tree: 41.3 GB/s measured at 32 MiB and still
+    // rising, NVIDIA/nccl-tests#232; the network rate of the other shapes' 2S
+    // rule would give half). 17179869184 / 41.4 = 414972686.1 ns; latency 8.4 +
+    // 2 x (0 x 4.0 + 1 x 14) = 36.4 us.
+    const Run g1 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 1, tree_simple);
+    CHECK(g1.algorithm == "tree/Simple");
+    CHECK(g1.us == doctest::Approx(415009.0861).epsilon(1e-7));
+    // 2 x 2: two NICs, 8 channels, four each: a 512 KiB step per send at
+    // 512 KiB / (10666.9 ns + 14000 ns) = 21.25 GB/s per channel, so the NICs
+    // bind, 2 x 49.15 = 98.3, doubled 196.6 (below NVLink's 360); bus min(196.6
+    // x 0.92 = 180.87, 4 x 41.4 = 165.6) = 165.6, algbw 82.8: 207486343.0 ns;
+    // latency 8.4 + 2 x (1 x 4.0 + 1 x 14) = 44.4 us.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 2, tree_simple).us ==
+          doctest::Approx(207530.7430).epsilon(1e-7));
+    // 2 x 4: 4 NICs, 196.6, doubled 393.2 > 360: NVLink binds; bus min(360 x 0.92
+    // = 331.2, 8 x 41.4 = 331.2), algbw 165.6: 103743171.4 ns; latency 8.4 + 2 x
+    // (3 x 4.0 + 14) = 60.4 us. Before this rule the NICs halved it (88.3 algbw).
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 4, tree_simple).us ==
+          doctest::Approx(103803.5714).epsilon(1e-7));
+    // 4 x 4: an inner node's NICs carry 2S: link min(360, 196.6) = 196.6; bus
+    // min(180.87, 8 x 36.0 = 288) = 180.872, algbw 90.436 GB/s: 189967150.1 ns;
+    // latency 8.4 + 2 x (3 x 4.0 + 2 x 14) = 88.4 us.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 4, 4, tree_simple).us ==
+          doctest::Approx(190055.5501).epsilon(1e-7));
+}
+
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
     const Preset h100 = load_preset("hgx-h100", kDirs);
     const Run r = run(h100, CollectiveKind::AllReduce, GiB, 1, 8, {NcclAlgorithm::Ring, {}});

@@ -28,6 +28,29 @@ double inter_node_link(const NcclShape& shape, const NcclRates& rates, const Ncc
                     nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol));
 }
 
+// What a tree all-reduce streams over, per direction, before the tree's
+// factor 2 (nccl_tree_algbw_on: every GPU of a node's chain sends each byte
+// twice over NVLink, once up and once down). Across three or more nodes an
+// inner node's NICs also carry each byte twice (two children and a parent), so
+// the network enters as it is; on two nodes each tree is one edge and the
+// NICs carry each byte once per direction, so the network enters doubled:
+// NCCL's own tuning rates a 2-node tree by its intra-node graph speed and a
+// larger one by its inter-node speed (src/graph/tuning.cc, ncclTopoTuneModel,
+// `nNodes <= 2 ? bwIntra : bwInter`), and its maintainers state the rule
+// ("with Tree, on 2 nodes ... 2x less traffic on the network than on the
+// intra-node connections", NVIDIA/nccl#946). One GPU per node has no chain:
+// the network alone bounds it.
+double tree_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                 double message_bytes, NcclProtocol protocol) {
+    if (shape.nodes <= 1) return rates.nvlink_gbps;
+    const double network = shape.gpus_per_node == 1
+                               ? nccl_network_payload_rate(rates.topology, params)
+                               : nccl_network_rate(rates.topology, params, rates.topology.channels,
+                                                   message_bytes, protocol);
+    const double per_direction = shape.nodes == 2 ? 2.0 * network : network;
+    return shape.gpus_per_node == 1 ? per_direction : std::min(rates.nvlink_gbps, per_direction);
+}
+
 double ring_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                  double message_bytes, NcclProtocol protocol) {
     if (shape.nodes <= 1 || shape.gpus_per_node == 1 || protocol != NcclProtocol::Simple)
@@ -86,7 +109,7 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclS
 
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol, double message_bytes) {
-    return nccl_tree_algbw_on(inter_node_link(shape, rates, params, message_bytes, protocol),
+    return nccl_tree_algbw_on(tree_link(shape, rates, params, message_bytes, protocol),
                               rates.topology.ring.channels, shape, params, protocol);
 }
 

@@ -24,7 +24,12 @@
 //   LL:     min(bus x ll-factor, ll-max-bus-bandwidth[node bucket])
 //
 // Tree (all-reduce; "algorithm" bandwidth: size / time):
-//   link = NVLink rate (one node) or min(NVLink, node network)
+//   link = NVLink rate (one node); min(NVLink, node network) across three
+//          or more nodes; min(NVLink, 2 x node network) on two nodes, where
+//          each tree is one edge and the NICs carry each byte once per
+//          direction while the chain inside the node carries it twice (NCCL's
+//          tuning rates a 2-node tree by its intra-node speed); the node
+//          network alone (doubled on two nodes) with one GPU per node
 //   bus  = min(link x tree-factor, graph channels x tree-max-per-channel[bucket])
 //   LL: min(bus x tree-ll-factor, ll-max[bucket]);  LL128: min(bus x
 //   tree-ll128-factor[bucket], channels x tree-ll128-max-per-channel[bucket])
