@@ -57,6 +57,11 @@ TEST_CASE("NCCL's graph search and channel rules on H100 NDR nodes, for 1, 2, 4 
     CHECK(g8.nvls.channels == 8);
     CHECK(g8.nvls.bw_intra == 40.0);
     CHECK(g8.nvls.bw_inter == 48.0);
+    // The tree graph: pass 2 would raise the intra speed above 48, but 48 is
+    // NCCL's first step: the ring's 8 x 48.
+    CHECK(g8.tree.channels == 8);
+    CHECK(g8.tree.bw_intra == 48.0);
+    CHECK(g8.tree.bw_inter == 48.0);
     CHECK(nccl_topology(p, 8, 10, 50.0).p2p_channels_per_peer == 1);
 
     // 4 GPUs per node: 4 NICs x 1 channel at 48 = 192 (24 gives 8 x 24, not
@@ -68,6 +73,11 @@ TEST_CASE("NCCL's graph search and channel rules on H100 NDR nodes, for 1, 2, 4 
     CHECK(g4.ring.bw_inter == 24.0);
     CHECK(g4.channels == 16);
     CHECK(g4.p2p_channels_per_peer == 4);
+    // Tree: the ring's 8 x 24, intra speed raised 30, 40, 42, 45, 48 (below 2 x
+    // 24 = 48 before each step; 8 x 48 = 384 <= 370.8 x 4/3).
+    CHECK(g4.tree.channels == 8);
+    CHECK(g4.tree.bw_intra == 48.0);
+    CHECK(g4.tree.bw_inter == 24.0);
 
     // 2 GPUs: 2 x 48 -> dup 4 x 24 -> 8 channels on 2 NICs.
     const NcclTopology g2 = nccl_topology(p, 2, 2, 50.0);
@@ -86,6 +96,12 @@ TEST_CASE("NCCL's graph search and channel rules on H100 NDR nodes, for 1, 2, 4 
     CHECK(g1.p2p_channels == 4);
     CHECK(g1.p2p_channels_per_peer == 4);
     CHECK(g1.nvls.channels == 0);
+    // Tree: no NVLink in the chain, so the intra speed rises to 2 x 24 = 48.
+    CHECK(g1.tree.channels == 2);
+    CHECK(g1.tree.bw_intra == 48.0);
+    // One node: the tree graph is the ring's.
+    CHECK(one.tree.channels == 12);
+    CHECK(one.tree.bw_intra == 30.0);
 }
 
 TEST_CASE("NCCL's graph search on A100 HDR nodes uses the SM80 figures") {
@@ -106,6 +122,11 @@ TEST_CASE("NCCL's graph search on A100 HDR nodes uses the SM80 figures") {
     CHECK(g8.ring.bw_inter == 24.0);
     CHECK(g8.channels == 16);
     CHECK(g8.p2p_channels_per_peer == 2);
+    // Tree: from 24 the default inter steps 28 and 30 fit 240 x 8/7 = 274.3
+    // with 8 channels, 48 (384) does not: 8 x 30 inside the node.
+    CHECK(g8.tree.channels == 8);
+    CHECK(g8.tree.bw_intra == 30.0);
+    CHECK(g8.tree.bw_inter == 24.0);
 }
 
 TEST_CASE("an 8-byte all-reduce is latency: 8-25 us on one node, 15-60 us on 2 and 10 nodes") {
@@ -152,12 +173,22 @@ TEST_CASE("the algorithm and protocol per size are NCCL's model's choice") {
     CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).algorithm == "nvls-tree/Simple");
     // Two nodes of 4, 16 GiB: NVLS heads 4 (one per NIC) at 48 (5 x 48 <= 370.8):
     // nvls-tree 4 x min(48 x 0.85 x 3/4 x 2 = 61.2, 48 x 2, 57.7) x 8/14 = 131.9
-    // GB/s; ring 8 x 24 x 8/14 = 109.7; tree min(192 x 0.92, 8 x 41.4) / 2 = 88.3.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 4).algorithm == "nvls-tree/Simple");
+    // GB/s; ring 8 x 24 x 8/14 = 109.7. The tree graph raises the ring's intra
+    // speed 24 to 30, 40, 42, 45, 48 (each below 2 x 24, and 8 channels fit
+    // 370.8 x 4/3 = 494.4 up to 61.8 each), and two nodes are rated by it:
+    // tree min(8 x 48 x 0.92 = 353.3, 8 x 41.4 = 331.2) / 2 = 165.6. The tree.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 4).algorithm == "tree/Simple");
     // Two nodes of 2: nvls-tree 2 x min(48 x 0.85 x 1/2 x 2 = 40.8, 96, 57.7) x
-    // 4/6 = 54.4 GB/s; ring 4 x 24 x 4/6 = 64; tree min(96 x 0.92, 4 x 41.4) / 2 =
-    // 44.2. The ring.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 2).algorithm == "ring/Simple");
+    // 4/6 = 54.4 GB/s; ring 4 x 24 x 4/6 = 64; tree graph 4 x 48 (370.8 x 2 fits
+    // 15 such): min(4 x 48 x 0.92 = 176.6, 4 x 41.4 = 165.6) / 2 = 82.8. The tree.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 2).algorithm == "tree/Simple");
+    // Two nodes of 1: tree graph 2 x 48 (no NVLink to fit): min(88.3, 2 x 41.4 =
+    // 82.8) / 2 = 41.4 GB/s against the ring's 2 x 24 x 2/2 = 48. The ring.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 1).algorithm == "ring/Simple");
+    // Ten nodes of 4 rate the tree by its inter-node speed: min(8 x 24 x 0.92 =
+    // 176.6, 8 x 36.0) / 2 = 88.3 GB/s against the ring's 8 x 24 x 40/78 = 98.5
+    // (nvls-tree 4 x min(61.2, 48, 45.5) x 40/78 = 93.3). The ring.
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 4).algorithm == "ring/Simple");
     // Ten nodes of 8, all-gather: LL128 min(384 x 0.92, 8 x 36.7) = 293.6 GB/s
     // with 14 + 70 x 1.9 + 9 x 4 = 183 us against Simple 384 GB/s with 8.4 + 70 x
     // 3.4 + 9 x 14 = 372.4 us (both x 80/79): they cross at 189.4 us /

@@ -51,10 +51,11 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
                            const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol) {
     if (!enabled(kind, shape, rates, params, algorithm, protocol)) return -1.0;
     const NcclTopology& topo = rates.topology;
-    // NCCL rates rings and trees by the graph's intra-node speed up to two
+    // NCCL rates rings and trees by their graph's intra-node speed up to two
     // nodes and by its inter-node speed beyond, times the graph's channels.
-    const double per_channel = shape.nodes <= 2 ? topo.ring.bw_intra : topo.ring.bw_inter;
-    const double link = topo.ring.channels * per_channel;
+    const NcclGraph& graph = algorithm == NcclAlgorithm::Tree ? topo.tree : topo.ring;
+    const double per_channel = shape.nodes <= 2 ? graph.bw_intra : graph.bw_inter;
+    const double link = graph.channels * per_channel;
     const double size = static_cast<double>(bytes);
     const double n = static_cast<double>(shape.ranks);
     const double steps = nccl_ring_steps(kind, shape.ranks);
@@ -72,7 +73,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
         }
         case NcclAlgorithm::Tree:
             latency = nccl_tree_latency_ns(shape, params, protocol);
-            bandwidth = nccl_tree_algbw_on(link, topo.ring.channels, shape, params, protocol) *
+            bandwidth = nccl_tree_algbw_on(link, topo.tree.channels, shape, params, protocol) *
                         tree_correction(params, protocol, bytes);
             break;
         case NcclAlgorithm::Nvls: {

@@ -59,6 +59,23 @@ NcclGraph search_ring(const std::vector<double>& speeds, double max_bw, double t
     return {pass2_c, pass2_s, pass2_s};
 }
 
+// ncclTopoCompute's pass 2 for a tree across nodes: from the ring's speed,
+// raise the intra-node speed to the next step while it is below twice the
+// inter-node speed and `fits` still gives the graph's channels at it.
+template <class Fits>
+NcclGraph raise_tree_intra_speed(const std::vector<double>& speeds, const NcclGraph& ring, Fits fits) {
+    NcclGraph tree = ring;
+    std::size_t i = 0;
+    while (i + 1 < speeds.size() && speeds[i] > ring.bw_inter + kEps) ++i;
+    while (i > 0 && tree.bw_intra < 2.0 * tree.bw_inter - kEps) {
+        const double s = speeds[i - 1];
+        if (fits(s) < tree.channels) break;
+        tree.bw_intra = s;
+        --i;
+    }
+    return tree;
+}
+
 }  // namespace
 
 const std::vector<double>& nccl_speed_steps(int sm, bool inter) {
@@ -93,6 +110,7 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
 
     if (!multi_node) {
         t.ring = t.intra;
+        t.tree = t.intra;
     } else {
         const int gpus_per_nic = std::max(1, hw.gpus_per_nic);
         t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic);
@@ -107,6 +125,8 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
                                  if (g > 1) c = std::min(c, fit(path * g / (g - 1), s));
                                  return c;
                              });
+        t.tree = raise_tree_intra_speed(nccl_speed_steps(hw.sm, true), t.ring,
+                                        [&](double s) { return g > 1 ? fit(path * g / (g - 1), s) : kMaxSearchChannels; });
     }
     // ncclTopoPostset: every search channel runs as two; sm90 doubles again
     // across nodes when the ring's per-channel speed is above 45 GB/s.

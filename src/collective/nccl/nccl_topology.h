@@ -21,7 +21,13 @@
 // Channels the kernels run (ncclTopoPostset, connect.cc): 2 x the search's;
 //   on sm90 across nodes, 2 x again when the ring's s > 45 and fewer than 16
 //   ("4 compute channels per search channel to reach peak BW on <8 PPN").
-// Trees take the ring's channel count and speed.
+// Trees (NCCL_TOPO_PATTERN_TREE / BALANCED_TREE: NET -> GPU a -> ... -> GPU x,
+//   and GPU a back to the same NET) load the NICs and NVLinks as the ring
+//   does, so pass 1 and ncclTopoDupChannels find the ring's channels and
+//   speed; across nodes pass 2 then raises only the tree's intra-node speed,
+//   one step at a time while it is below twice the inter-node speed and the
+//   channels still fit the NVLinks ("increase bwIntra for trees (2 nodes or
+//   collnet)"): NCCL rates a 2-node tree by that speed (tuning.cc).
 // NVLS (NVSwitch with multicast, sm90+, G >= 2): one head per GPU on one node
 //   and one per NIC in use across nodes; each GPU carries its heads' traffic
 //   plus one more, so s = the largest step with (G + 1) s <= P; across nodes
@@ -48,7 +54,8 @@ struct NcclTopology {
     double nic_gbps = 0;            ///< one NIC's line rate per direction
     double path_gbps = 0;           ///< a GPU's NVLink path (or PCIe without NVLink)
     NcclGraph intra;                ///< one-node ring graph: the NVLink data rate
-    NcclGraph ring;                 ///< this communicator's ring graph (trees: the same)
+    NcclGraph ring;                 ///< this communicator's ring graph
+    NcclGraph tree;                 ///< its tree graph: the ring's, intra-node speed raised across nodes
     int channels = 0;               ///< ring/tree channels the kernels run (after postset)
     NcclGraph nvls;                 ///< NVLS graph: channels = heads; 0 without NVLS
     int nvls_channels = 0;          ///< NVLS channels the kernels run
