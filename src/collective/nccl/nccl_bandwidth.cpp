@@ -17,15 +17,19 @@ constexpr double kRingChunkSteps = 4;
 constexpr double kRingSlicesPerChunk = 2;
 constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 
+// A node's network for rings and trees (nccl_shape.h): with one GPU per node
+// NCCL's latency already charges every step its network latency
+// (nccl_network_payload_rate), so no per-send cost there.
+double node_network(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                    double message_bytes, NcclProtocol protocol) {
+    if (shape.gpus_per_node == 1) return nccl_network_payload_rate(rates.topology, params);
+    return nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol);
+}
+
 double inter_node_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        double message_bytes, NcclProtocol protocol) {
     if (shape.nodes <= 1) return rates.nvlink_gbps;
-    // One GPU per node: NCCL's latency already charges every step its network
-    // latency (nccl_shape.h, nccl_network_payload_rate), so no per-send cost here.
-    if (shape.gpus_per_node == 1)
-        return std::min(rates.nvlink_gbps, nccl_network_payload_rate(rates.topology, params));
-    return std::min(rates.nvlink_gbps,
-                    nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol));
+    return std::min(rates.nvlink_gbps, node_network(shape, rates, params, message_bytes, protocol));
 }
 
 // What a tree all-reduce streams over, per direction, before the tree's
@@ -43,10 +47,7 @@ double inter_node_link(const NcclShape& shape, const NcclRates& rates, const Ncc
 double tree_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                  double message_bytes, NcclProtocol protocol) {
     if (shape.nodes <= 1) return rates.nvlink_gbps;
-    const double network = shape.gpus_per_node == 1
-                               ? nccl_network_payload_rate(rates.topology, params)
-                               : nccl_network_rate(rates.topology, params, rates.topology.channels,
-                                                   message_bytes, protocol);
+    const double network = node_network(shape, rates, params, message_bytes, protocol);
     const double per_direction = shape.nodes == 2 ? 2.0 * network : network;
     return shape.gpus_per_node == 1 ? per_direction : std::min(rates.nvlink_gbps, per_direction);
 }
@@ -110,7 +111,7 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclS
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol, double message_bytes) {
     return nccl_tree_algbw_on(tree_link(shape, rates, params, message_bytes, protocol),
-                              rates.topology.ring.channels, shape, params, protocol);
+                              rates.topology.tree.channels, shape, params, protocol);
 }
 
 double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape& shape,

@@ -116,17 +116,13 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic);
         t.nic_gbps = nic_gbps;
         const double gpu_to_nic = std::min(nic_gbps, hw.pcie_gbps());
+        // A channel crosses G-1 NVLinks inside the node (it enters at one GPU
+        // and leaves at another, or runs down a tree's chain), so each GPU's
+        // NVLink carries (G-1)/G of the channels.
+        const auto nvlink_channels = [&](double s) { return g > 1 ? fit(path * g / (g - 1), s) : kMaxSearchChannels; };
         t.ring = search_ring(nccl_speed_steps(hw.sm, true), gpu_to_nic, std::max(path, hw.pcie_gbps()), hw.sm,
-                             [&](double s) {
-                                 int c = t.nics * fit(gpu_to_nic, s);
-                                 // A channel crosses G-1 NVLinks inside the node (it enters
-                                 // at one GPU and leaves at another), so each GPU's NVLink
-                                 // carries (G-1)/G of the channels.
-                                 if (g > 1) c = std::min(c, fit(path * g / (g - 1), s));
-                                 return c;
-                             });
-        t.tree = raise_tree_intra_speed(nccl_speed_steps(hw.sm, true), t.ring,
-                                        [&](double s) { return g > 1 ? fit(path * g / (g - 1), s) : kMaxSearchChannels; });
+                             [&](double s) { return std::min(t.nics * fit(gpu_to_nic, s), nvlink_channels(s)); });
+        t.tree = raise_tree_intra_speed(nccl_speed_steps(hw.sm, true), t.ring, nvlink_channels);
     }
     // ncclTopoPostset: every search channel runs as two; sm90 doubles again
     // across nodes when the ring's per-channel speed is above 45 GB/s.
