@@ -6,7 +6,7 @@
 #   FUZZ_SEED=N scripts/fuzz.sh ...    another random seed (default 1: runs repeat)
 #
 # 1. Builds the libFuzzer targets of tests/fuzz (clang, ASan + UBSan) in build-fuzz/.
-# 2. Runs each from its seeds (tests/fuzz/targets.txt) and its saved
+# 2. Runs each (one per core at a time) from its seeds (tests/fuzz/targets.txt) and its saved
 #    reproducers (tests/fuzz/regressions/TARGET/) for SECONDS_PER_TARGET, an
 #    input over 1 s or 2 GiB counting as a finding. A finding's input is saved
 #    as fuzz-findings/TARGET/crash-* (timeout-*, oom-*) and printed in base64;
@@ -45,13 +45,14 @@ fi
 
 export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-found=0
-printf '%-14s %12s %8s %8s  %s\n' target executions seconds corpus result
-for target in "${targets[@]}"; do
-  corpus="build-fuzz/corpus/$target"
-  findings="fuzz-findings/$target"
+# One target: seeds its corpus, fuzzes it, and writes its table row (and, on a
+# finding, the reproducer) to build-fuzz/TARGET.result.
+fuzz_one() {
+  local target="$1" corpus="build-fuzz/corpus/$1" findings="fuzz-findings/$1"
+  local log="build-fuzz/$1.log" result="build-fuzz/$1.result" status=0
   mkdir -p "$corpus" "$findings"
   # Seeds: the project's own files for this format, and the saved reproducers.
+  local globs pattern file
   read -r -a globs <<<"$(grep -E "^$target[[:space:]]" tests/fuzz/targets.txt | cut -d' ' -f2- )"
   shopt -s nullglob
   for pattern in "${globs[@]}"; do
@@ -59,24 +60,44 @@ for target in "${targets[@]}"; do
   done
   for file in tests/fuzz/regressions/"$target"/*; do cp "$file" "$corpus/"; done
   shopt -u nullglob
-  log="build-fuzz/$target.log"
-  status=0
   "build-fuzz/tests/fuzz/fuzz_$target" "$corpus" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || status=$?
+  local executions elapsed size
   executions=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
   elapsed=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE '[0-9]+ second' | grep -oE '[0-9]+' || echo "$seconds")
   size=$(find "$corpus" -type f | wc -l)
   if ((status == 0)); then
-    printf '%-14s %12s %8s %8s  %s\n' "$target" "$executions" "$elapsed" "$size" ok
+    printf '%-14s %12s %8s %8s  %s\n' "$target" "$executions" "$elapsed" "$size" ok >"$result"
   else
+    {
+      printf '%-14s %12s %8s %8s  %s\n' "$target" "$executions" "$elapsed" "$size" "FINDING (exit $status)"
+      grep -E 'ERROR|SUMMARY|fuzz finding|terminate|what\(\)' "$log" | head -5 | sed 's/^/    /'
+      for artifact in "$findings"/*; do
+        echo "    reproducer: $artifact ($(stat -c %s "$artifact") bytes)"
+        echo "    base64: $(head -c 4096 "$artifact" | base64 -w0)"
+        echo "    replay: build-fuzz/tests/fuzz/fuzz_$target $artifact"
+      done
+    } >"$result"
+  fi
+}
+
+# The targets run side by side, one per core; their rows print in list order.
+jobs_max="$(nproc)"
+for target in "${targets[@]}"; do
+  rm -f "build-fuzz/$target.result"
+  while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n || true; done
+  fuzz_one "$target" &
+done
+wait
+found=0
+printf '%-14s %12s %8s %8s  %s\n' target executions seconds corpus result
+for target in "${targets[@]}"; do
+  if [[ -f "build-fuzz/$target.result" ]]; then
+    cat "build-fuzz/$target.result"
+    grep -q FINDING "build-fuzz/$target.result" && found=1
+  else
+    printf '%-14s %12s %8s %8s  %s\n' "$target" - - - "no result (build-fuzz/$target.log)"
     found=1
-    printf '%-14s %12s %8s %8s  %s\n' "$target" "$executions" "$elapsed" "$size" "FINDING (exit $status)"
-    grep -E 'ERROR|SUMMARY|fuzz finding|terminate|what\(\)' "$log" | head -5 | sed 's/^/    /'
-    for artifact in "$findings"/*; do
-      echo "    reproducer: $artifact ($(stat -c %s "$artifact") bytes)"
-      echo "    base64: $(head -c 4096 "$artifact" | base64 -w0)"
-      echo "    replay: build-fuzz/tests/fuzz/fuzz_$target $artifact"
-    done
   fi
 done
 
