@@ -27,7 +27,8 @@
 namespace dtcalc {
 
 struct GemmTiling {
-    std::vector<std::pair<double, double>> tiles{{128, 256}};  ///< output tiles (rows, columns) the library picks from
+    std::vector<std::pair<double, double>> tiles =
+        std::vector<std::pair<double, double>>(1, {128.0, 256.0});  ///< output tiles (rows, columns) the library picks from
     double sms = 0;          ///< streaming multiprocessors (tiles running at once)
     double k_overhead = 0;   ///< per-tile prologue + epilogue, in elements of K
 };
