@@ -54,7 +54,7 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
                        result.objective_before, result.objective_after);
     out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}\n", "constant", "before", "after", "bounds", "rows");
     for (const ConstantFit& c : result.constants) {
-        const std::string bounds = "[" + value_text(c.low) + ", " + value_text(c.high) + "]";
+        const std::string bounds = fmt::format("[{}, {}]", value_text(c.low), value_text(c.high));
         out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}  {}\n", c.key, value_text(c.before), value_text(c.after), bounds, c.rows,
                            fit_note(c));
     }
