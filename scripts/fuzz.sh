@@ -45,6 +45,9 @@ fi
 
 export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# One row of the table: target, executions, seconds, corpus size, result.
+row() { printf '%-14s %12s %8s %8s  %s\n' "$@"; }
+
 # One target: seeds its corpus, fuzzes it, and writes its table row (and, on a
 # finding, the reproducer) to build-fuzz/TARGET.result.
 fuzz_one() {
@@ -67,10 +70,10 @@ fuzz_one() {
   elapsed=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE '[0-9]+ second' | grep -oE '[0-9]+' || echo "$seconds")
   size=$(find "$corpus" -type f | wc -l)
   if ((status == 0)); then
-    printf '%-14s %12s %8s %8s  %s\n' "$target" "$executions" "$elapsed" "$size" ok >"$result"
+    row "$target" "$executions" "$elapsed" "$size" ok >"$result"
   else
     {
-      printf '%-14s %12s %8s %8s  %s\n' "$target" "$executions" "$elapsed" "$size" "FINDING (exit $status)"
+      row "$target" "$executions" "$elapsed" "$size" "FINDING (exit $status)"
       grep -E 'ERROR|SUMMARY|fuzz finding|terminate|what\(\)' "$log" | head -5 | sed 's/^/    /'
       for artifact in "$findings"/*; do
         echo "    reproducer: $artifact ($(stat -c %s "$artifact") bytes)"
@@ -90,13 +93,13 @@ for target in "${targets[@]}"; do
 done
 wait
 found=0
-printf '%-14s %12s %8s %8s  %s\n' target executions seconds corpus result
+row target executions seconds corpus result
 for target in "${targets[@]}"; do
   if [[ -f "build-fuzz/$target.result" ]]; then
     cat "build-fuzz/$target.result"
     grep -q FINDING "build-fuzz/$target.result" && found=1
   else
-    printf '%-14s %12s %8s %8s  %s\n' "$target" - - - "no result (build-fuzz/$target.log)"
+    row "$target" - - - "no result (build-fuzz/$target.log)"
     found=1
   fi
 done

@@ -23,8 +23,12 @@ def main() -> int:
     if len(sys.argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    binary, shard, shards = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    extra = sys.argv[4:]
+    binary, extra = sys.argv[1], sys.argv[4:]
+    try:
+        shard, shards = int(sys.argv[2]), int(sys.argv[3])
+    except ValueError:
+        print(f"run_shard.py: SHARD and SHARDS must be whole numbers, got {sys.argv[2]!r} {sys.argv[3]!r}", file=sys.stderr)
+        return 2
     if not 1 <= shard <= shards:
         print(f"run_shard.py: shard {shard} is not in 1..{shards}", file=sys.stderr)
         return 2
