@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""Measure on one GPU what dtcalc's compute model assumes, and write it as CSV.
+
+    python3 scripts/measure_compute.py OUTDIR [--budget-s SECONDS]
+
+Needs PyTorch with CUDA (and pynvml, from nvidia-ml-py, for clocks and power).
+Writes into OUTDIR:
+
+  env.json          the device, driver, library versions, clocks and power limit as found
+  gemm.csv          torch.mm (bf16, fp16) and torch._scaled_mm (fp8 e4m3) by shape and layout
+  attention.csv     causal scaled-dot-product attention, forward and forward+backward, by backend
+  elementwise.csv   memory-bound kernels (copy, add, norms, activations, casts, fused Adam)
+  sustained.csv     SM clock and power sampled while one GEMM shape runs back to back
+
+How each time is taken (scripts/measure_compute.py is the method of record):
+  * inputs are random normal (never zeros: zeros run faster than real data);
+  * before every timed call a 256 MiB buffer is zeroed, so L2 (50 MB on H100)
+    holds none of the operands: each call runs from HBM, as in a training step;
+  * each call is timed alone with CUDA events around it; the median of the
+    repeats is reported, with the 10th and 90th percentiles;
+  * warm-up calls run first, so handle creation and kernel selection stay out.
+The card's clocks, power limit and settings are measured as found, never changed.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import threading
+import time
+
+import torch
+import torch.nn.functional as F
+
+DEV = torch.device("cuda")
+FLUSH = None
+
+
+def flush_l2():
+    FLUSH.zero_()
+
+
+def time_call(fn, min_reps=10, max_reps=100, target_s=0.25, warmup=5):
+    """Median, p10, p90 seconds of fn() per call, L2 flushed before each."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    # one timed call to size the repeats
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    flush_l2()
+    s.record()
+    fn()
+    e.record()
+    torch.cuda.synchronize()
+    est = max(s.elapsed_time(e) * 1e-3, 1e-6)
+    reps = int(min(max_reps, max(min_reps, target_s / (est + 100e-6))))
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        flush_l2()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    ts = sorted(a.elapsed_time(b) * 1e-3 for a, b in zip(starts, ends))
+    q = lambda p: ts[min(len(ts) - 1, int(p * (len(ts) - 1) + 0.5))]
+    return q(0.5), q(0.1), q(0.9), reps
+
+
+def nvml():
+    try:
+        import pynvml
+        pynvml.nvmlInit()
+        return pynvml, pynvml.nvmlDeviceGetHandleByIndex(0)
+    except Exception as ex:  # noqa: BLE001 - recorded, not fatal
+        print("pynvml unavailable:", ex)
+        return None, None
+
+
+def environment(path):
+    p = torch.cuda.get_device_properties(0)
+    env = {
+        "device_name": p.name,
+        "multiprocessors": p.multi_processor_count,
+        "total_memory_bytes": p.total_memory,
+        "l2_cache_bytes": getattr(p, "L2_cache_size", None),
+        "compute_capability": f"{p.major}.{p.minor}",
+        "torch": torch.__version__,
+        "cuda_runtime": torch.version.cuda,
+        "cublas": None,
+        "cudnn": torch.backends.cudnn.version(),
+        "python": platform.python_version(),
+    }
+    try:
+        env["cublas"] = torch._C._cuda_getCompiledVersion()
+    except Exception:  # noqa: BLE001
+        pass
+    try:
+        q = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version,pci.bus_id,power.limit,power.default_limit,"
+             "power.max_limit,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,temperature.gpu,"
+             "persistence_mode,compute_mode,mig.mode.current,ecc.mode.current",
+             "--format=csv"], capture_output=True, text=True, timeout=30)
+        env["nvidia_smi_query"] = q.stdout.strip()
+        q = subprocess.run(["nvidia-smi", "-q", "-d", "CLOCK,POWER,PERFORMANCE"],
+                           capture_output=True, text=True, timeout=30)
+        env["nvidia_smi_clock_power"] = q.stdout
+    except Exception as ex:  # noqa: BLE001
+        env["nvidia_smi_error"] = str(ex)
+    with open(path, "w") as f:
+        json.dump(env, f, indent=1)
+    print(json.dumps({k: v for k, v in env.items() if not k.startswith("nvidia_smi_clock")}, indent=1))
+    return env
+
+
+class Csv:
+    def __init__(self, path, fields):
+        self.f = open(path, "w", newline="")
+        self.w = csv.DictWriter(self.f, fieldnames=fields)
+        self.w.writeheader()
+        self.rows = 0
+
+    def row(self, **kw):
+        self.w.writerow(kw)
+        self.f.flush()
+        self.rows += 1
+
+
+# ---------------------------------------------------------------- GEMM shapes
+
+def transformer_gemms():
+    """(model, layer, m_tokens, n, k) of one transformer layer's forward GEMMs per TP rank."""
+    models = [
+        # name, hidden, ffn, heads, kv_heads, gated ffn, tp list
+        ("llama3-8b", 4096, 14336, 32, 8, True, [1, 2, 4, 8]),
+        ("llama3-70b", 8192, 28672, 64, 8, True, [2, 4, 8]),
+        ("gpt3-175b", 12288, 49152, 96, 96, False, [4, 8]),
+    ]
+    out = []
+    for name, h, ffn, heads, kv, gated, tps in models:
+        d = h // heads
+        for tp in tps:
+            qkv = (heads + 2 * kv) * d // tp
+            fc1 = (2 if gated else 1) * ffn // tp
+            for tokens in (4096, 8192):
+                tag = f"{name}/tp{tp}"
+                out += [(tag, "qkv", tokens, qkv, h), (tag, "proj", tokens, h, h // tp),
+                        (tag, "fc1", tokens, fc1, h), (tag, "fc2", tokens, h, ffn // tp)]
+    return out
+
+
+def gemm_shapes():
+    """(family, pass, m, n, k) of the sweep."""
+    shapes = []
+    for s in (256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384):
+        shapes.append(("square", "fwd", s, s, s))
+    for mn in (2048, 4096, 8192):
+        for k in (64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768):
+            shapes.append(("k-sweep", "fwd", mn, mn, k))
+    for n in range(128, 4352 + 1, 128):  # tile and wave quantisation: 128 x 256 tiles over 132 SMs
+        shapes.append(("n-sweep", "fwd", 4096, n, 8192))
+    for m in (128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768):
+        shapes.append(("m-sweep", "fwd", m, 8192, 8192))
+    for tag, layer, t, n, k in transformer_gemms():
+        fam = f"{tag}/{layer}"
+        shapes.append((fam, "fwd", t, n, k))     # Y = X W        (t x k)(k x n)
+        shapes.append((fam, "dgrad", t, k, n))   # dX = dY W^T    (t x n)(n x k)
+        shapes.append((fam, "wgrad", k, n, t))   # dW = X^T dY    (k x t)(t x n)
+    return shapes
+
+
+def run_gemms(out, deadline):
+    w = Csv(os.path.join(out, "gemm.csv"),
+            ["family", "pass", "precision", "layout", "m", "n", "k", "median_us", "p10_us", "p90_us",
+             "reps", "tflops", "fp8_fast_accum"])
+    shapes = gemm_shapes()
+    print(f"gemm: {len(shapes)} shapes")
+    for prec in ("bf16", "fp8", "fp16"):
+        for fam, pas, m, n, k in shapes:
+            if time.time() > deadline:
+                print("gemm: budget reached")
+                return w.rows
+            if prec == "fp16" and fam not in ("square", "k-sweep"):
+                continue
+            try:
+                if prec in ("bf16", "fp16"):
+                    dt = torch.bfloat16 if prec == "bf16" else torch.float16
+                    # layout as cuBLAS sees Megatron's passes: fwd X W, dgrad dY W^T, wgrad X^T dY
+                    if pas == "wgrad":
+                        a = torch.randn(k, m, device=DEV, dtype=dt).t()
+                        b = torch.randn(k, n, device=DEV, dtype=dt)
+                        layout = "TN"
+                    elif pas == "dgrad":
+                        a = torch.randn(m, k, device=DEV, dtype=dt)
+                        b = torch.randn(n, k, device=DEV, dtype=dt).t()
+                        layout = "NT"
+                    else:
+                        a = torch.randn(m, k, device=DEV, dtype=dt)
+                        b = torch.randn(k, n, device=DEV, dtype=dt)
+                        layout = "NN"
+                    c = torch.empty(m, n, device=DEV, dtype=dt)
+                    fn = lambda: torch.mm(a, b, out=c)
+                else:
+                    if k % 16 or n % 16 or m % 16:
+                        continue
+                    # Hopper FP8 GEMMs take A row-major and B column-major (what TE arranges)
+                    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+                    b = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn).t()
+                    one = torch.ones((), device=DEV)
+                    layout = "TN"
+                    # Transformer Engine's defaults: fast (single) accumulation in the forward GEMM,
+                    # split accumulation in dgrad and wgrad (transformer_engine/pytorch/module/base.py,
+                    # _2X_ACC_FPROP False, _2X_ACC_DGRAD and _2X_ACC_WGRAD True)
+                    fast = pas == "fwd"
+                    fn = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
+                                                  use_fast_accum=fast)
+                med, p10, p90, reps = time_call(fn)
+                w.row(family=fam, **{"pass": pas}, precision=prec, layout=layout, m=m, n=n, k=k,
+                      median_us=f"{med*1e6:.2f}", p10_us=f"{p10*1e6:.2f}", p90_us=f"{p90*1e6:.2f}",
+                      reps=reps, tflops=f"{2*m*n*k/med/1e12:.1f}",
+                      fp8_fast_accum=(int(fast) if prec == "fp8" else ""))
+            except Exception as ex:  # noqa: BLE001 - one shape failing must not lose the rest
+                print(f"gemm {prec} {fam} {pas} {m}x{n}x{k}: {type(ex).__name__}: {ex}")
+            finally:
+                a = b = c = None
+    return w.rows
+
+
+# ---------------------------------------------------------------- attention
+
+def run_attention(out, deadline):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    w = Csv(os.path.join(out, "attention.csv"),
+            ["backend", "batch", "heads", "seq", "head_dim", "causal", "fwd_us", "fwd_bwd_us",
+             "fwd_tflops", "bwd_tflops"])
+    configs = []
+    for seq in (1024, 2048, 4096, 8192, 16384, 32768):
+        for heads in (8, 16, 32, 64):
+            batch = max(1, 16384 // seq)
+            configs.append((batch, heads, seq, 128))
+    configs += [(1, 32, 4096, 64), (2, 16, 4096, 64), (1, 48, 4096, 128), (1, 24, 8192, 128)]
+    backends = [("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)]
+    for name, be in backends:
+        for b, h, s, d in configs:
+            if time.time() > deadline:
+                print("attention: budget reached")
+                return w.rows
+            try:
+                q, k, v = (torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+                           for _ in range(3))
+                g = torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16)
+                with sdpa_kernel([be]):
+                    fwd = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+                    def fb():
+                        o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+                        o.backward(g)
+                    tf, _, _, _ = time_call(fwd, max_reps=50, target_s=0.15)
+                    tfb, _, _, _ = time_call(fb, max_reps=30, target_s=0.2)
+                # causal: half of the 4 b h s^2 d forward FLOPs; backward 2.5x forward (5 matmuls vs 2)
+                ff = 4 * b * h * s * s * d / 2
+                w.row(backend=name, batch=b, heads=h, seq=s, head_dim=d, causal=1,
+                      fwd_us=f"{tf*1e6:.1f}", fwd_bwd_us=f"{tfb*1e6:.1f}",
+                      fwd_tflops=f"{ff/tf/1e12:.1f}", bwd_tflops=f"{2.5*ff/max(tfb-tf,1e-9)/1e12:.1f}")
+            except Exception as ex:  # noqa: BLE001
+                print(f"attention {name} b{b} h{h} s{s} d{d}: {type(ex).__name__}: {str(ex)[:200]}")
+            finally:
+                q = k = v = g = None
+    return w.rows
+
+
+# ---------------------------------------------------------------- memory-bound kernels
+
+def run_elementwise(out, deadline):
+    w = Csv(os.path.join(out, "elementwise.csv"),
+            ["op", "dtype", "rows", "cols", "bytes_moved", "median_us", "gbps"])
+    for rows, cols in ((2048, 4096), (8192, 4096), (8192, 8192), (16384, 12288), (65536, 8192)):
+        n = rows * cols
+        x = torch.randn(rows, cols, device=DEV, dtype=torch.bfloat16)
+        y = torch.randn(rows, cols, device=DEV, dtype=torch.bfloat16)
+        o = torch.empty_like(x)
+        gw = torch.randn(cols, device=DEV, dtype=torch.bfloat16)
+        gb = torch.randn(cols, device=DEV, dtype=torch.bfloat16)
+        x2 = torch.randn(rows, 2 * cols, device=DEV, dtype=torch.bfloat16)
+        scale = torch.ones((), device=DEV)
+        E = 2  # bytes per bf16 element
+        ops = [
+            ("copy", lambda: o.copy_(x), 2 * n * E),
+            ("add", lambda: torch.add(x, y, out=o), 3 * n * E),
+            ("gelu", lambda: F.gelu(x, approximate="tanh"), 2 * n * E),
+            ("swiglu", lambda: F.silu(x2[:, :cols]) * x2[:, cols:], 3 * n * E),
+            ("layer_norm", lambda: F.layer_norm(x, (cols,), gw, gb), 2 * n * E),
+            ("rms_norm", lambda: F.rms_norm(x, (cols,), gw), 2 * n * E),
+            ("softmax", lambda: torch.softmax(x, dim=-1), 2 * n * E),
+            ("dropout_add", lambda: F.dropout(x, 0.1, training=True) + y, 3 * n * E + n),
+            ("cast_fp8", lambda: (x * scale).to(torch.float8_e4m3fn), n * E + n),
+        ]
+        for op, fn, moved in ops:
+            if time.time() > deadline:
+                return w.rows
+            try:
+                med, _, _, _ = time_call(fn, max_reps=50, target_s=0.1)
+                w.row(op=op, dtype="bf16", rows=rows, cols=cols, bytes_moved=moved,
+                      median_us=f"{med*1e6:.2f}", gbps=f"{moved/med/1e9:.1f}")
+            except Exception as ex:  # noqa: BLE001
+                print(f"elementwise {op} {rows}x{cols}: {type(ex).__name__}: {ex}")
+        x = y = o = x2 = None
+    # fused Adam over fp32 master weights: reads param, grad, m, v and writes param, m, v (28 B/param)
+    for nparams in (256 * 2**20, 1024 * 2**20):
+        if time.time() > deadline:
+            break
+        try:
+            p = torch.nn.Parameter(torch.randn(nparams, device=DEV))
+            p.grad = torch.randn(nparams, device=DEV)
+            opt = torch.optim.Adam([p], lr=1e-4, fused=True)
+            opt.step()
+            med, _, _, _ = time_call(opt.step, max_reps=30, target_s=0.2)
+            moved = 28 * nparams
+            w.row(op="adam_fused_fp32", dtype="fp32", rows=nparams, cols=1, bytes_moved=moved,
+                  median_us=f"{med*1e6:.2f}", gbps=f"{moved/med/1e9:.1f}")
+        except Exception as ex:  # noqa: BLE001
+            print(f"adam {nparams}: {type(ex).__name__}: {ex}")
+        finally:
+            p = opt = None
+    return w.rows
+
+
+# ---------------------------------------------------------------- sustained clock
+
+def run_sustained(out, seconds, nv):
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "sustained.csv"),
+            ["precision", "t_s", "sm_clock_mhz", "mem_clock_mhz", "power_w", "temp_c", "tflops_window"])
+    if pynvml is None:
+        return 0
+    for prec in ("bf16", "fp8"):
+        m = n = k = 8192
+        if prec == "bf16":
+            a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+            b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+            fn = lambda: torch.mm(a, b)
+        else:
+            a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+            b = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn).t()
+            one = torch.ones((), device=DEV)
+            fn = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+        fn()
+        torch.cuda.synchronize()
+        t0 = time.time()
+        while time.time() - t0 < seconds:
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            for _ in range(20):
+                fn()
+            e.record()
+            e.synchronize()
+            dt = s.elapsed_time(e) * 1e-3
+            w.row(precision=prec, t_s=f"{time.time()-t0:.2f}",
+                  sm_clock_mhz=pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM),
+                  mem_clock_mhz=pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM),
+                  power_w=f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}",
+                  temp_c=pynvml.nvmlDeviceGetTemperature(h, pynvml.NVML_TEMPERATURE_GPU),
+                  tflops_window=f"{20*2*m*n*k/dt/1e12:.1f}")
+        a = b = None
+    return w.rows
+
+
+def main():
+    global FLUSH
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
+    ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
+    args = ap.parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+    t0 = time.time()
+    torch.manual_seed(0)
+    FLUSH = torch.empty(256 * 2**20, dtype=torch.uint8, device=DEV)
+    env = environment(os.path.join(args.outdir, "env.json"))
+    nv = nvml()
+    # budget: GEMMs until 60 %, attention until 85 %, memory-bound kernels until the end
+    b = args.budget_s
+    counts = {}
+    counts["sustained"] = run_sustained(args.outdir, args.sustained_s, nv)
+    counts["gemm"] = run_gemms(args.outdir, t0 + 0.6 * b)
+    counts["attention"] = run_attention(args.outdir, t0 + 0.85 * b)
+    counts["elementwise"] = run_elementwise(args.outdir, t0 + b)
+    print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
+
+
+if __name__ == "__main__":
+    main()
