@@ -11,6 +11,9 @@ Writes into OUTDIR:
   attention.csv     causal scaled-dot-product attention, forward and forward+backward, by backend
   elementwise.csv   memory-bound kernels (copy, add, norms, activations, casts, fused Adam)
   sustained.csv     SM clock and power sampled while one GEMM shape runs back to back
+  sequence.csv      one transformer layer's GEMMs (forward, dgrad, wgrad) run back to back for
+                    seconds, as a training step runs them: no L2 flush, no idle gaps, the card
+                    at its power cap; each GEMM timed by events inside the running sequence
 
 How each time is taken (scripts/measure_compute.py is the method of record):
   * inputs are random normal (never zeros: zeros run faster than real data);
@@ -368,12 +371,84 @@ def run_sustained(out, seconds, nv):
     return w.rows
 
 
+# ---------------------------------------------------------------- GEMMs back to back
+
+def make_gemm(prec, pas, m, n, k):
+    """A callable running one GEMM of the given pass in Megatron's layout (fp8: TN, as TE)."""
+    if prec == "bf16":
+        dt = torch.bfloat16
+        if pas == "wgrad":
+            a, b = torch.randn(k, m, device=DEV, dtype=dt).t(), torch.randn(k, n, device=DEV, dtype=dt)
+        elif pas == "dgrad":
+            a, b = torch.randn(m, k, device=DEV, dtype=dt), torch.randn(n, k, device=DEV, dtype=dt).t()
+        else:
+            a, b = torch.randn(m, k, device=DEV, dtype=dt), torch.randn(k, n, device=DEV, dtype=dt)
+        c = torch.empty(m, n, device=DEV, dtype=dt)
+        return lambda: torch.mm(a, b, out=c)
+    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn).t()
+    one = torch.ones((), device=DEV)
+    fast = pas == "fwd"
+    return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16, use_fast_accum=fast)
+
+
+def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "sequence.csv"),
+            ["family", "pass", "precision", "m", "n", "k", "median_us", "p10_us", "p90_us", "tflops",
+             "sm_clock_mhz", "power_w"])
+    configs = {}
+    for tag, layer, t, n, k in transformer_gemms():
+        configs.setdefault((tag, t), []).append((layer, t, n, k))
+    first = True
+    for prec in ("bf16", "fp8"):
+        for (tag, t), layers in configs.items():
+            if time.time() > deadline:
+                print("sequence: budget reached")
+                return w.rows
+            try:
+                seq = []
+                for layer, m, n, k in layers:  # forward of every layer, then the backward passes
+                    seq.append((f"{tag}/{layer}", "fwd", m, n, k))
+                for layer, m, n, k in reversed(layers):
+                    seq += [(f"{tag}/{layer}", "dgrad", m, k, n), (f"{tag}/{layer}", "wgrad", k, n, m)]
+                fns = [make_gemm(prec, p, m, n, k) for _, p, m, n, k in seq]
+                t_end = time.time() + (3.0 if first else warm_s)
+                first = False
+                while time.time() < t_end:
+                    for f in fns:
+                        f()
+                    torch.cuda.synchronize()
+                ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(fns) + 1)] for _ in range(iters)]
+                for it in range(iters):
+                    ev[it][0].record()
+                    for i, f in enumerate(fns):
+                        f()
+                        ev[it][i + 1].record()
+                torch.cuda.synchronize()
+                clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+                power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+                for i, (fam, p, m, n, k) in enumerate(seq):
+                    ts = sorted(ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters))
+                    q = lambda x: ts[min(len(ts) - 1, int(x * (len(ts) - 1) + 0.5))]
+                    w.row(family=fam, **{"pass": p}, precision=prec, m=m, n=n, k=k,
+                          median_us=f"{q(0.5)*1e6:.2f}", p10_us=f"{q(0.1)*1e6:.2f}", p90_us=f"{q(0.9)*1e6:.2f}",
+                          tflops=f"{2*m*n*k/q(0.5)/1e12:.1f}", sm_clock_mhz=clock, power_w=power)
+            except Exception as ex:  # noqa: BLE001
+                print(f"sequence {prec} {tag} {t}: {type(ex).__name__}: {ex}")
+            finally:
+                fns = None
+    return w.rows
+
+
 def main():
     global FLUSH
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("outdir")
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
+    ap.add_argument("--only", choices=["all", "sequence"], default="all",
+                    help="sequence: only the back-to-back transformer GEMMs (sequence.csv)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -384,10 +459,15 @@ def main():
     # budget: GEMMs until 60 %, attention until 85 %, memory-bound kernels until the end
     b = args.budget_s
     counts = {}
+    if args.only == "sequence":
+        counts["sequence"] = run_sequence(args.outdir, t0 + b, nv)
+        print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
+        return
     counts["sustained"] = run_sustained(args.outdir, args.sustained_s, nv)
     counts["gemm"] = run_gemms(args.outdir, t0 + 0.6 * b)
     counts["attention"] = run_attention(args.outdir, t0 + 0.85 * b)
     counts["elementwise"] = run_elementwise(args.outdir, t0 + b)
+    counts["sequence"] = run_sequence(args.outdir, t0 + 1.3 * b, nv)
     print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
 
 

@@ -261,6 +261,21 @@ TEST_CASE("error message: training and chakra-astrasim datasets") {
     });
 }
 
+TEST_CASE("error message: gemm datasets") {
+    const std::string h100 = "preset = \"h100-ib-ndr400\"\n";
+    const std::string header = "family,pass,precision,m,n,k,median_us,p10_us,p90_us\n";
+    check_datasets({
+        {"errmsg-sweep-gemm1", "gemm", header, "", true, ":1:1: preset: missing: the gemm kind needs a preset (the device to predict with)"},
+        {"errmsg-sweep-gemm2", "gemm", header + "f,fwd,fp16,64,64,64,5,5,5\n", h100, false,
+         ":2: precision: expected bf16 or fp8, got 'fp16'"},
+        {"errmsg-sweep-gemm3", "gemm", header + "f,bwd,bf16,64,64,64,5,5,5\n", h100, false,
+         ":2: pass: expected fwd, dgrad or wgrad, got 'bwd'"},
+        {"errmsg-sweep-gemm4", "gemm", header + "f,fwd,bf16,64,64,64,0,5,5\n", h100, false, ":2: median_us: must be > 0"},
+        {"errmsg-sweep-gemm5", "gemm", header + "f,fwd,bf16,64,64,64,5,6,5\n", h100, false, ":2: p90_us: must be >= p10_us"},
+        {"errmsg-sweep-gemm6", "gemm", "family,pass\nf,fwd\n", h100, false, ":1: precision: missing column"},
+    });
+}
+
 TEST_CASE("error message: validation plans run by name, and plots") {
     ValidationPlan plan;
     plan.path = "plan.toml";

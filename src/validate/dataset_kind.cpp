@@ -5,6 +5,7 @@
 #include "validate/astrasim_datasets.h"
 #include "validate/chakra_dataset.h"
 #include "validate/error_metrics.h"
+#include "validate/gemm_dataset.h"
 #include "validate/nccl_tests_dataset.h"
 #include "validate/training_dataset.h"
 
@@ -21,7 +22,7 @@ const std::string& DatasetSpec::input(std::string_view key) const {
 }
 
 std::span<const DatasetKind> dataset_kinds() {
-    static constexpr std::array<DatasetKind, 5> kinds{{
+    static constexpr std::array<DatasetKind, 6> kinds{{
         {"nccl-tests", "nccl-tests results (collective, GPUs, nodes, size, time) against a preset",
          &run_nccl_tests_dataset},
         {"astrasim-hgx", "ASTRA-sim's HGX-H100 validation points, ASTRA-sim's prediction beside dtcalc's",
@@ -31,6 +32,7 @@ std::span<const DatasetKind> dataset_kinds() {
         {"training", "published training throughputs through predict", &run_training_dataset},
         {"chakra-astrasim", "a Chakra trace run like dtcalc astra, against ASTRA-sim's per-NPU output",
          &run_chakra_dataset},
+        {"gemm", "GEMMs timed on a device, against the device model a training step uses", &run_gemm_dataset},
     }};
     return kinds;
 }

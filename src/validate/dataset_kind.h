@@ -10,7 +10,7 @@
 // "astrasim-reference" (ASTRA-sim 2.0 analytical outputs, both backends),
 // "training" (published training throughputs through `predict`),
 // "chakra-astrasim" (a Chakra trace run like `dtcalc astra`, against ASTRA-sim's
-// per-NPU output).
+// per-NPU output), "gemm" (GEMMs timed on a device, against the device model).
 #include <optional>
 #include <span>
 #include <string>

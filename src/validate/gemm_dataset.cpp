@@ -1,0 +1,88 @@
+#include "validate/gemm_dataset.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "compute/training_device.h"
+#include "config/preset.h"
+#include "validate/csv_table.h"
+
+namespace dtcalc {
+namespace {
+
+// p90 / p10 above this: the row timed launch gaps as well as the GEMM (header).
+constexpr double kMaxSpread = 1.5;
+
+Precision precision_of(const CsvTable& table, std::size_t row, std::size_t column) {
+    const std::string& text = table.rows[row][column];
+    if (text == "bf16") return Precision::BF16;
+    if (text == "fp8") return Precision::FP8;
+    throw InputError({table.path, table.lines[row], 0, table.header[column]},
+                     "expected bf16 or fp8, got '" + text + "'");
+}
+
+}  // namespace
+
+DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext& context) {
+    if (spec.preset.empty()) {
+        InputLocation at = spec.where;
+        at.key = "preset";
+        throw InputError(at, "missing: the gemm kind needs a preset (the device to predict with)");
+    }
+    const TrainingDevice device = load_preset(spec.preset, context.preset_dirs).system.device;
+    const CsvTable table = read_csv_table(spec.file);
+    const std::size_t c_family = table.column("family");
+    const std::size_t c_pass = table.column("pass");
+    const std::size_t c_precision = table.column("precision");
+    const std::size_t c_m = table.column("m"), c_n = table.column("n"), c_k = table.column("k");
+    const std::size_t c_median = table.column("median_us");
+    const std::size_t c_p10 = table.column("p10_us"), c_p90 = table.column("p90_us");
+    std::size_t c_run = table.header.size();
+    for (std::size_t c = 0; c < table.header.size(); ++c)
+        if (table.header[c] == "run") c_run = c;
+
+    DatasetResult out;
+    out.x_label = "GEMM FLOPs";
+    out.points_per_model = true;  // shapes of different models: no line joins them
+    std::map<std::string, int> left_out;
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const std::vector<std::string>& row = table.rows[r];
+        const Precision precision = precision_of(table, r, c_precision);
+        const std::string& pass = row[c_pass];
+        if (pass != "fwd" && pass != "dgrad" && pass != "wgrad")
+            throw InputError({table.path, table.lines[r], 0, "pass"}, "expected fwd, dgrad or wgrad, got '" + pass + "'");
+        const double m = static_cast<double>(table.integer(r, c_m));
+        const double n = static_cast<double>(table.integer(r, c_n));
+        const double k = static_cast<double>(table.integer(r, c_k));
+        const double measured = table.number(r, c_median);
+        const double p10 = table.number(r, c_p10), p90 = table.number(r, c_p90);
+        for (const auto& [value, column] : {std::pair{m, "m"}, {n, "n"}, {k, "k"}, {measured, "median_us"}, {p10, "p10_us"}})
+            if (!(value > 0)) throw InputError({table.path, table.lines[r], 0, column}, "must be > 0");
+        if (p90 < p10) throw InputError({table.path, table.lines[r], 0, "p90_us"}, "must be >= p10_us");
+        const std::string group = row[c_precision] + "/" + pass;
+        if (p90 / p10 > kMaxSpread) {
+            ++left_out[group];
+            continue;
+        }
+        const double bytes = precision == Precision::FP8 ? (m * k + k * n) * 1.0 + m * n * 2.0 : (m * k + k * n + m * n) * 2.0;
+        ValidationCase v;
+        v.dataset = spec.name;
+        v.group = group;
+        v.label = fmt::format("{} {}x{}x{}{}", row[c_family], m, n, k,
+                              c_run < row.size() ? " run " + row[c_run] : std::string());
+        v.source = fmt::format("{}:{}", table.path, table.lines[r]);
+        v.x = 2 * m * n * k;
+        v.measured = measured;
+        v.predicted = gemm_time_ns(device, precision, m, n, k, bytes) / 1e3;
+        const std::size_t slash = row[c_family].rfind('/');
+        v.model = slash == std::string::npos ? row[c_family] : row[c_family].substr(0, slash);
+        out.cases.push_back(std::move(v));
+    }
+    for (const auto& [group, count] : left_out)
+        out.group_notes.emplace_back(group, fmt::format("{} row(s) left out: p90 / p10 above {} (launch gaps timed)",
+                                                        count, kMaxSpread));
+    return out;
+}
+
+}  // namespace dtcalc
