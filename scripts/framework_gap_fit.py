@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Fit the framework's two training constants in a preset's [compute] table
-(`framework-bytes-per-element` and `sustained-gemm-fraction`) on the published
-training throughputs, and report their leave-one-model-family-out error.
+"""Fit the framework's training constant in a preset's [compute] table
+(`framework-bytes-per-element`; `sustained-gemm-fraction` too with --fit-fraction) on the
+published training throughputs, and report the leave-one-model-family-out error.
 
 - framework-bytes-per-element, g: memory traffic per element of a rank's layer
   activation (its micro-batch's tokens x hidden / tp), per transformer layer and
@@ -9,8 +9,10 @@ training throughputs, and report their leave-one-model-family-out error.
   rate. It enters every layer's compute, so at a fixed f a case's step time is
   linear in it, T(g) = T(0) + g x c.
 - sustained-gemm-fraction, f: the share of the GEMM benchmark's throughput a
-  training step's GEMMs sustain. Searched on a grid of 0.01 within the
-  bounds the preset's [calibration] table gives it (0.80-1.00).
+  training step's GEMMs sustain. Held at the device file's value, which
+  scripts/gemm_fit.py fits on GEMMs measured back to back on the device; with
+  --fit-fraction (a device without such measurements) searched on a grid of
+  0.01 within the bounds the preset's [calibration] table gives it (0.80-1.00).
 
 For each f the script runs `dtcalc validate` on the training dataset twice (g =
 LOW and g = PROBE), reads each case's T(0) and c from the predicted throughput
@@ -26,7 +28,7 @@ writes a copy of the device file with the constants set, and a copy of the prese
 whose `gpu` names that copy.
 
 usage: scripts/framework_gap_fit.py [--dtcalc build/src/dtcalc] [--preset presets/h100-ib-ndr400.toml]
-                                    [--device presets/devices/h100-sxm.toml]
+                                    [--device presets/devices/h100-sxm.toml] [--fit-fraction]
 """
 import argparse
 import csv
@@ -126,11 +128,18 @@ def main():
     ap.add_argument("--dtcalc", default=os.path.join(ROOT, "build/src/dtcalc"))
     ap.add_argument("--preset", default=os.path.join(ROOT, "presets/h100-ib-ndr400.toml"))
     ap.add_argument("--device", default=os.path.join(ROOT, "presets/devices/h100-sxm.toml"))
+    ap.add_argument("--fit-fraction", action="store_true",
+                    help=f"search {SUSTAINED} too (0.80-1.00), for a device whose GEMMs were not measured back to "
+                         f"back; by default the device file's value (scripts/gemm_fit.py) is held")
     args = ap.parse_args()
     text = open(args.preset).read()
     device = open(args.device).read()
+    held = re.search(rf"^{SUSTAINED}\s*=\s*([0-9.]+)", device, re.M)
+    if not args.fit_fraction and not held:
+        sys.exit(f"framework_gap_fit.py: the device file has no '{SUSTAINED} = NUMBER' line to hold (or pass --fit-fraction)")
+    fitted = FRACTIONS if args.fit_fraction else [float(held.group(1))]
     by_fraction = {}
-    for f in FRACTIONS:
+    for f in sorted(set(fitted) | {1.0}):
         atl = predict(args.dtcalc, text, device, LOW, f)
         atp = predict(args.dtcalc, text, device, PROBE, f)
         cases = {}
@@ -138,9 +147,10 @@ def main():
             c = (1.0 / atp[name][1] - 1.0 / pl) / (PROBE - LOW)
             cases[name] = (measured, 1.0 / pl - LOW * c, c)
         by_fraction[f] = cases
-    names = sorted(by_fraction[FRACTIONS[0]])
+    names = sorted(by_fraction[1.0])
+    candidates = {f: by_fraction[f] for f in fitted}
 
-    _, f, gap = fit_both(by_fraction, names)
+    _, f, gap = fit_both(candidates, names)
     print(f"all rows: {SUSTAINED} = {f:.2f}, {KEY} = {gap:.2f}  "
           f"in-sample {summary(errors(by_fraction[f], gap))}")
     check = predict(args.dtcalc, text, device, gap, f)
@@ -156,7 +166,7 @@ def main():
     for fam in families:
         train = [n for n in names if family(n) != fam]
         test = [n for n in names if family(n) == fam]
-        _, ff, g = fit_both(by_fraction, train)
+        _, ff, g = fit_both(candidates, train)
         e = errors({n: by_fraction[ff][n] for n in test}, g)
         left_out.update(e)
         print(f"leave out {fam:27s}: {ff:.2f} and {g:6.2f} B per element on the others; left-out rows {summary(e)}")

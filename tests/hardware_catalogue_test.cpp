@@ -258,15 +258,15 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     CHECK(pcie.system.nccl()->hardware.nvlinks_per_gpu == 0);
     CHECK_FALSE(pcie.system.nccl()->hardware.nvswitch);
     // A100 40GB: its own GEMM benchmark and 108 SMs; no fp8 peak, so no fp8 shape borrowed; the
-    // framework term (110.06 B per element), sustained GEMM share (0.88) and attention
+    // framework term (60.78 B per element), sustained GEMM share (0.83) and attention
     // efficiency (0.35) are H100's.
     const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
     CHECK(a100.system.device.peak_tflops_fp8 == 0);
     CHECK_FALSE(a100.system.device.fp8_gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.tiling.sms == 108);
-    CHECK(a100.system.device.framework_bytes_per_element == 110.06);
-    CHECK(a100.system.device.sustained_gemm_fraction == 0.88);
+    CHECK(a100.system.device.framework_bytes_per_element == 60.78);
+    CHECK(a100.system.device.sustained_gemm_fraction == 0.83);
     CHECK(a100.system.device.attention_efficiency == 0.35);
     CHECK(a100.system.device.efficiency_assumed_from == "h100-sxm");
     CHECK(a100.system.device.hbm_capacity_bytes == 40.0 * 1073741824.0);

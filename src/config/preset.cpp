@@ -95,7 +95,12 @@ TrainingDevice compute_from(const ConfigValue& table) {
     }
     if (const ConfigValue* v = r.optional("gemm-k-overhead")) tiling.k_overhead = as_non_negative_number(*v);
     c.gemm_shape = gemm_shape_model(r.optional("gemm-benchmark"), tiling, sms);
-    c.fp8_gemm_shape = gemm_shape_model(r.optional("gemm-benchmark-fp8"), tiling, sms);
+    // gemm-k-overhead is a fixed time per tile, stated in K elements of a bf16 GEMM. An fp8
+    // GEMM runs its K loop peak-fp8 / peak-bf16 times as fast, so the same time is that many
+    // times the elements (2x on Hopper).
+    GemmTiling fp8_tiling = tiling;
+    if (c.peak_tflops_fp8 > 0) fp8_tiling.k_overhead *= c.peak_tflops_fp8 / c.peak_tflops_bf16;
+    c.fp8_gemm_shape = gemm_shape_model(r.optional("gemm-benchmark-fp8"), fp8_tiling, sms);
     if (const auto t = r.optional_non_negative_number("framework-bytes-per-element")) c.framework_bytes_per_element = *t;
     // The earlier term per token had another unit and shape: a value of it cannot be carried over.
     if (const ConfigValue* old = r.optional("framework-layer-ns-per-token"))

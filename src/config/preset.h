@@ -19,7 +19,8 @@ namespace dtcalc {
 /// GEMM, fraction] points) or, by shape (compute/gemm_efficiency.h),
 /// `gemm-benchmark` and `gemm-benchmark-fp8` ([M, N, K, achieved fraction] of a
 /// published benchmark) with `gemm-sms`, `gemm-tiles` ([[rows, columns], ...], default
-/// [[128, 256]]) and `gemm-k-overhead` (elements of K, default 0);
+/// [[128, 256]]) and `gemm-k-overhead` (a fixed cost per tile in elements of K of a
+/// bf16 GEMM, default 0; fp8 GEMMs pay peak-fp8 / peak-bf16 times as many);
 /// `framework-bytes-per-element` (memory traffic per element of a rank's layer activation,
 /// tokens x hidden / tp, per layer and pass, beside the kernels, at the elementwise rate),
 /// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's

@@ -69,7 +69,7 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
         ValidationCase v;
         v.dataset = spec.name;
         v.group = group;
-        v.label = fmt::format("{} {}x{}x{}{}", row[c_family], m, n, k,
+        v.label = fmt::format("{} {} {} {}x{}x{}{}", row[c_family], pass, row[c_precision], m, n, k,
                               c_run < row.size() ? " run " + row[c_run] : std::string());
         v.source = fmt::format("{}:{}", table.path, table.lines[r]);
         v.x = 2 * m * n * k;
