@@ -11,6 +11,8 @@ Writes into OUTDIR:
   attention.csv     causal scaled-dot-product attention, forward and forward+backward, by backend
   elementwise.csv   memory-bound kernels (copy, add, norms, activations, casts, fused Adam)
   sustained.csv     SM clock and power sampled while one GEMM shape runs back to back
+  attention_sequence.csv  causal attention (cuDNN) forward and backward run back to back for
+                    seconds, each timed by events inside the running loop (--only attention-sequence)
   sequence.csv      one transformer layer's GEMMs (forward, dgrad, wgrad) run back to back for
                     seconds, as a training step runs them: no L2 flush, no idle gaps, the card
                     at its power cap; each GEMM timed by events inside the running sequence
@@ -441,14 +443,66 @@ def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
     return w.rows
 
 
+def run_attention_sequence(out, deadline, nv, warm_s=0.5, iters=10):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "attention_sequence.csv"),
+            ["backend", "batch", "heads", "seq", "head_dim", "fwd_us", "bwd_us", "fwd_p10_us", "fwd_p90_us",
+             "bwd_p10_us", "bwd_p90_us", "fwd_tflops", "bwd_tflops", "sm_clock_mhz", "power_w"])
+    configs = []
+    for seq in (1024, 2048, 4096, 8192, 16384, 32768):
+        for heads in (8, 16, 32, 64):
+            configs.append((max(1, 16384 // seq), heads, seq, 128))
+    first = True
+    for b, hh, sl, d in configs:
+        if time.time() > deadline:
+            print("attention-sequence: budget reached")
+            break
+        try:
+            q, k, v = (torch.randn(b, hh, sl, d, device=DEV, dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
+            g = torch.randn(b, hh, sl, d, device=DEV, dtype=torch.bfloat16)
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                t_end = time.time() + (3.0 if first else warm_s)
+                first = False
+                while time.time() < t_end:
+                    F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(g)
+                    torch.cuda.synchronize()
+                ev = [[torch.cuda.Event(enable_timing=True) for _ in range(3)] for _ in range(iters)]
+                for it in range(iters):
+                    ev[it][0].record()
+                    o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+                    ev[it][1].record()
+                    o.backward(g)
+                    ev[it][2].record()
+                torch.cuda.synchronize()
+            clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+            power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+            fw = sorted(e[0].elapsed_time(e[1]) * 1e-3 for e in ev)
+            bw = sorted(e[1].elapsed_time(e[2]) * 1e-3 for e in ev)
+            q_ = lambda ts, x: ts[min(len(ts) - 1, int(x * (len(ts) - 1) + 0.5))]
+            ff = 4 * b * hh * sl * sl * d / 2  # causal half of the forward's FLOPs; backward 2.5x
+            w.row(backend="cudnn", batch=b, heads=hh, seq=sl, head_dim=d,
+                  fwd_us=f"{q_(fw, .5)*1e6:.1f}", bwd_us=f"{q_(bw, .5)*1e6:.1f}",
+                  fwd_p10_us=f"{q_(fw, .1)*1e6:.1f}", fwd_p90_us=f"{q_(fw, .9)*1e6:.1f}",
+                  bwd_p10_us=f"{q_(bw, .1)*1e6:.1f}", bwd_p90_us=f"{q_(bw, .9)*1e6:.1f}",
+                  fwd_tflops=f"{ff/q_(fw, .5)/1e12:.1f}", bwd_tflops=f"{2.5*ff/q_(bw, .5)/1e12:.1f}",
+                  sm_clock_mhz=clock, power_w=power)
+        except Exception as ex:  # noqa: BLE001
+            print(f"attention-sequence b{b} h{hh} s{sl}: {type(ex).__name__}: {str(ex)[:200]}")
+        finally:
+            q = k = v = g = o = None
+    return w.rows
+
+
 def main():
     global FLUSH
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("outdir")
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
-    ap.add_argument("--only", choices=["all", "sequence"], default="all",
-                    help="sequence: only the back-to-back transformer GEMMs (sequence.csv)")
+    ap.add_argument("--only", choices=["all", "sequence", "attention-sequence"], default="all",
+                    help="sequence: only the back-to-back transformer GEMMs (sequence.csv); "
+                         "attention-sequence: only back-to-back attention (attention_sequence.csv)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -459,8 +513,9 @@ def main():
     # budget: GEMMs until 60 %, attention until 85 %, memory-bound kernels until the end
     b = args.budget_s
     counts = {}
-    if args.only == "sequence":
-        counts["sequence"] = run_sequence(args.outdir, t0 + b, nv)
+    if args.only in ("sequence", "attention-sequence"):
+        run = run_sequence if args.only == "sequence" else run_attention_sequence
+        counts[args.only] = run(args.outdir, t0 + b, nv)
         print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
         return
     counts["sustained"] = run_sustained(args.outdir, args.sustained_s, nv)
@@ -468,6 +523,7 @@ def main():
     counts["attention"] = run_attention(args.outdir, t0 + 0.85 * b)
     counts["elementwise"] = run_elementwise(args.outdir, t0 + b)
     counts["sequence"] = run_sequence(args.outdir, t0 + 1.3 * b, nv)
+    counts["attention-sequence"] = run_attention_sequence(args.outdir, t0 + 1.5 * b, nv)
     print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
 
 

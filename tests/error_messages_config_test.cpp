@@ -256,6 +256,19 @@ TEST_CASE("error message: preset [compute] tables and backend") {
              ":25:20: compute.peak-tflops-bf16: out of range (got 1e+10): accepted are 1e-06 to 1e+09 TFLOP/s"},
             {"efficiency above 1", base + "attention-efficiency = 1.5\n",
              ":28:24: compute.attention-efficiency: an efficiency is a fraction of peak in (0, 1], got 1.5"},
+            // "attention-forward = " is 20 characters: the value starts at column 21.
+            {"attention curve of one number", base + "attention-forward = [0.6]\nattention-backward = [0.5, 10]\n",
+             ":28:21: compute.attention-forward: expected [plateau, sequence overhead]: the share of the bf16 peak at "
+             "long sequences, and the tokens s0 in plateau x s / (s + s0)"},
+            {"attention curve without its pair", base + "attention-forward = [0.6, 400]\n",
+             ":28:21: compute.attention-forward: attention-forward and attention-backward go together: give both"},
+            {"attention figure and curves", base + "attention-efficiency = 0.4\nattention-forward = [0.6, 400]\n",
+             ":29:21: compute.attention-forward: give attention-efficiency (one figure) or attention-forward and "
+             "attention-backward (curves), not both"},
+            {"attention plateau above 1", base + "attention-forward = [1.6, 400]\nattention-backward = [0.5, 10]\n",
+             ":28:22: compute.attention-forward[0]: an efficiency is a fraction of peak in (0, 1], got 1.6"},
+            {"attention overhead negative", base + "attention-forward = [0.6, 400]\nattention-backward = [0.5, -1]\n",
+             ":29:28: compute.attention-backward[1]: must be >= 0 (got -1)"},
             // "sustained-gemm-fraction = " is 26 characters: the value starts at column 27.
             {"sustained share above 1", base + "sustained-gemm-fraction = 1.2\n",
              ":28:27: compute.sustained-gemm-fraction: an efficiency is a fraction of peak in (0, 1], got 1.2"},

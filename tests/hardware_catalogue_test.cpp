@@ -108,7 +108,10 @@ void same_device(const TrainingDevice& a, const TrainingDevice& b) {
     CHECK(a.fp8_gemm_shape.plateau == b.fp8_gemm_shape.plateau);
     CHECK(a.framework_bytes_per_element == b.framework_bytes_per_element);
     CHECK(a.sustained_gemm_fraction == b.sustained_gemm_fraction);
-    CHECK(a.attention_efficiency == b.attention_efficiency);
+    CHECK(a.attention_forward.plateau == b.attention_forward.plateau);
+    CHECK(a.attention_forward.seq_overhead == b.attention_forward.seq_overhead);
+    CHECK(a.attention_backward.plateau == b.attention_backward.plateau);
+    CHECK(a.attention_backward.seq_overhead == b.attention_backward.seq_overhead);
     CHECK(a.memory_efficiency == b.memory_efficiency);
 }
 
@@ -258,16 +261,17 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     CHECK(pcie.system.nccl()->hardware.nvlinks_per_gpu == 0);
     CHECK_FALSE(pcie.system.nccl()->hardware.nvswitch);
     // A100 40GB: its own GEMM benchmark and 108 SMs; no fp8 peak, so no fp8 shape borrowed; the
-    // framework term (60.78 B per element), sustained GEMM share (0.83) and attention
-    // efficiency (0.35) are H100's.
+    // framework term (63.73 B per element), sustained GEMM share (0.83) and attention
+    // curves are H100's.
     const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
     CHECK(a100.system.device.peak_tflops_fp8 == 0);
     CHECK_FALSE(a100.system.device.fp8_gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.tiling.sms == 108);
-    CHECK(a100.system.device.framework_bytes_per_element == 60.78);
+    CHECK(a100.system.device.framework_bytes_per_element == 63.73);
     CHECK(a100.system.device.sustained_gemm_fraction == 0.83);
-    CHECK(a100.system.device.attention_efficiency == 0.35);
+    CHECK(a100.system.device.attention_forward.plateau == 0.628);
+    CHECK(a100.system.device.attention_backward.seq_overhead == 1630);
     CHECK(a100.system.device.efficiency_assumed_from == "h100-sxm");
     CHECK(a100.system.device.hbm_capacity_bytes == 40.0 * 1073741824.0);
     // H200 borrows H100's BF16 and fp8 benchmarks with the SMs and tiles they were measured with.

@@ -1,7 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "compute/roofline.h"
 #include "compute/training_device.h"
+#include "config/preset.h"
+#include "temp_file.h"
 
 using namespace dtcalc;
 
@@ -37,12 +41,17 @@ TEST_CASE("efficiency curves interpolate in log size and clamp at the ends") {
 
 TEST_CASE("every device time is the one roofline") {
     TrainingDevice d = roofline_device(100, 1000);
-    d.attention_efficiency = 0.5;
+    d.attention_forward = {0.5, 1000};
+    d.attention_backward = {0.5, 0};
     d.memory_efficiency = 0.5;
-    // Attention: 1e8 FLOPs at 100e3 x 0.5 FLOP/ns = 2000 ns; 1e6 bytes at 1000 x 0.5 B/ns = 2000 ns.
-    CHECK(attention_time_ns(d, 1e8, 0) == doctest::Approx(2000));
-    CHECK(attention_time_ns(d, 1e8, 1e6) == doctest::Approx(2000));
-    CHECK(attention_time_ns(d, 0, 3e6) == doctest::Approx(6000));
+    // Attention forward over 3000 tokens: 0.5 x 3000 / (3000 + 1000) = 0.375 of peak, so
+    // 1.5e8 FLOPs at 100e3 x 0.375 FLOP/ns = 4000 ns; 1e6 bytes at 1000 x 0.5 B/ns = 2000 ns.
+    CHECK(attention_forward_time_ns(d, 1.5e8, 0, 3000) == doctest::Approx(4000));
+    CHECK(attention_forward_time_ns(d, 1.5e8, 1e6, 3000) == doctest::Approx(4000));
+    CHECK(attention_forward_time_ns(d, 0, 3e6, 3000) == doctest::Approx(6000));
+    // Backward: 2.5 x 1.5e8 FLOPs at 100e3 x 0.5 = 7500 ns; twice the bytes, 2e6 / 500 = 4000 ns.
+    CHECK(attention_backward_time_ns(d, 1.5e8, 1e6, 3000) == doctest::Approx(7500));
+    CHECK(attention_backward_time_ns(d, 0, 3e6, 3000) == doctest::Approx(12000));
     CHECK(memory_time_ns(d, 1e6) == doctest::Approx(2000));
     CHECK(memory_time_ns(d, 0) == 0);
     // A GEMM by FLOPs (no curve: full peak): 1e8 / 100e3 = 1000 ns, memory 4e6 / 500 = 8000 ns.
@@ -55,4 +64,24 @@ TEST_CASE("a device without numbers cannot time what it lacks") {
     CHECK_FALSE(can_time(none, 1, 0));
     CHECK_FALSE(can_time(none, 0, 1));
     CHECK(can_time(none, 0, 0));
+}
+
+TEST_CASE("a preset's one attention-efficiency: the backward takes twice the forward's time") {
+    const std::string path = dtcalc::testing::write_temp_file(
+        "attention-one-figure.toml",
+        "name = \"p\"\ndescription = \"d\"\nsources = [\"s\"]\nbackend = \"astra-unaware\"\n\n"
+        "[network]\ntopology = [\"Switch\"]\nnpus_count = [8]\nbandwidth = [100]\nlatency = [10]\n\n"
+        "[system]\nscheduling-policy = \"LIFO\"\nendpoint-delay = 10\nactive-chunks-per-dimension = 1\n"
+        "preferred-dataset-splits = 1\nall-reduce-implementation = [\"ring\"]\nall-gather-implementation = [\"ring\"]\n"
+        "reduce-scatter-implementation = [\"ring\"]\nall-to-all-implementation = [\"ring\"]\n"
+        "collective-optimization = \"baseline\"\nlocal-mem-bw = 1000\n\n"
+        "[compute]\npeak-tflops-bf16 = 100\nhbm-bandwidth-gbps = 1000\nhbm-capacity-gib = 80\n"
+        "attention-efficiency = 0.4\n");
+    const TrainingDevice d = load_preset(path, {}).system.device;
+    // At any length: forward 1e8 FLOPs at 100e3 x 0.4 FLOP/ns = 2500 ns; backward 2.5e8 at
+    // 100e3 x (1.25 x 0.4) = 5000 ns, twice the forward.
+    for (const double seq : {512.0, 65536.0}) {
+        CHECK(attention_forward_time_ns(d, 1e8, 0, seq) == doctest::Approx(2500));
+        CHECK(attention_backward_time_ns(d, 1e8, 0, seq) == doctest::Approx(5000));
+    }
 }

@@ -47,9 +47,18 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double b
         .ns;
 }
 
-double attention_time_ns(const TrainingDevice& d, double flops, double bytes) {
+double attention_forward_time_ns(const TrainingDevice& d, double flops, double bytes, double seq) {
     if (flops <= 0 && bytes <= 0) return 0;
-    return roofline_time(flops, d.peak_tflops_bf16, d.attention_efficiency, bytes, d.hbm_gbps, d.memory_efficiency).ns;
+    return roofline_time(flops, d.peak_tflops_bf16, d.attention_forward.at(seq), bytes, d.hbm_gbps, d.memory_efficiency).ns;
+}
+
+double attention_backward_time_ns(const TrainingDevice& d, double flops, double bytes, double seq) {
+    if (flops <= 0 && bytes <= 0) return 0;
+    // Five matmuls against the forward's two (dQ, dK, dV and the recomputed scores and
+    // their gradient): 2.5x its FLOPs; the forward's reads again and the gradients written.
+    return roofline_time(2.5 * flops, d.peak_tflops_bf16, d.attention_backward.at(seq), 2 * bytes, d.hbm_gbps,
+                         d.memory_efficiency)
+        .ns;
 }
 
 double memory_time_ns(const TrainingDevice& d, double bytes) {

@@ -8,7 +8,14 @@
 //               states a GEMM benchmark for precision p, else eff_gemm(F), F = FLOPs of one GEMM;
 //               s = the share of that throughput sustained in a training step
 //               (fp8 casts are elementwise passes of their own: model/fp8_casts.h)
-//   attention   max(F / (peak_bf16 x eff_attn), B / (bw x eff_mem))  fused attention runs in bf16
+//   attention   fused causal attention, in bf16, F the forward's FLOPs on the half it computes:
+//               forward  max(F / (peak_bf16 x eff_f(s)), B / (bw x eff_mem))
+//               backward max(2.5 F / (peak_bf16 x eff_b(s)), 2 B / (bw x eff_mem))
+//               (five matmuls against the forward's two), eff(s) = plateau x s / (s + s0)
+//               over the kernel's sequence length s: a fixed cost per query tile (its
+//               softmax epilogue, the half-empty diagonal tile) against a loop over s keys.
+//               A device given one attention-efficiency e has eff_f = e, eff_b = 1.25 e
+//               (the backward twice the forward's time) at every length.
 //   elementwise B / (bw x eff_mem)
 //   framework   b x tokens x hidden / tp bytes per transformer layer and pass (forward,
 //               backward) at the elementwise rate: the memory traffic the framework's
@@ -22,6 +29,14 @@
 #include "plan/parallel_plan.h"
 
 namespace dtcalc {
+
+/// Fused attention's achieved share of the bf16 peak at sequence length s:
+/// plateau x s / (s + seq_overhead).
+struct AttentionCurve {
+    double plateau = 1;
+    double seq_overhead = 0;  ///< s0, in tokens
+    double at(double seq) const { return plateau * seq / (seq + seq_overhead); }
+};
 
 struct TrainingDevice {
     std::string name;
@@ -38,7 +53,8 @@ struct TrainingDevice {
     /// The share of its benchmark's GEMM throughput a GEMM sustains inside a
     /// training step (clocks under the power cap, kernels back to back).
     double sustained_gemm_fraction = 1;
-    double attention_efficiency = 1;
+    AttentionCurve attention_forward;                     ///< forward, on its FLOPs
+    AttentionCurve attention_backward{1.25, 0};           ///< backward, on 2.5x the forward's FLOPs
     double memory_efficiency = 1;
     /// Non-empty: the efficiencies above are this other device's, not measured
     /// on this one (reports say so).
@@ -59,7 +75,10 @@ bool times_gemm_shapes(const TrainingDevice& d, Precision p);
 /// without an SM count (a FLOPs curve), or with no more SMs than `sms`, is
 /// returned as it is.
 TrainingDevice with_sms_reserved(const TrainingDevice& d, double sms);
-double attention_time_ns(const TrainingDevice& d, double flops, double bytes);
+/// Fused causal attention over a sequence of `seq` tokens (the kernel's length): the
+/// forward of `flops` FLOPs (the half it computes) moving `bytes`, and its backward.
+double attention_forward_time_ns(const TrainingDevice& d, double flops, double bytes, double seq);
+double attention_backward_time_ns(const TrainingDevice& d, double flops, double bytes, double seq);
 double memory_time_ns(const TrainingDevice& d, double bytes);
 
 /// A device known only by a peak and a memory bandwidth, at full efficiency

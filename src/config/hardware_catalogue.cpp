@@ -104,7 +104,8 @@ ConfigValue ll_max_bus_bandwidth(const ConfigValue& one_node, bool amd, const In
 // measured on); peaks, HBM and links it states itself.
 const char* const kEfficiencyKeys[] = {"gemm-efficiency", "gemm-efficiency-fp8", "gemm-benchmark", "gemm-benchmark-fp8",
                                        "gemm-sms", "gemm-tiles", "gemm-k-overhead", "framework-bytes-per-element", "sustained-gemm-fraction",
-                                       "attention-efficiency", "memory-efficiency"};
+                                       "attention-efficiency", "attention-forward", "attention-backward",
+                                       "memory-efficiency"};
 
 ConfigValue composed_compute(const Device& d, const std::vector<std::string>& preset_dirs) {
     ConfigValue compute = *d.compute;
@@ -117,10 +118,14 @@ ConfigValue composed_compute(const Device& d, const std::vector<std::string>& pr
     ConfigValue out = table_value(compute.where);
     for (const auto& [key, value] : compute.fields)
         if (key != "efficiency-assumed-from") put(out, key, value);
-    // The source's figures for what this device does not state itself.
+    // The source's figures for what this device does not state itself. Attention is one
+    // model, a figure or two curves: a device stating any part of it borrows none of it.
+    const bool own_attention = compute.find("attention-efficiency") || compute.find("attention-forward") ||
+                               compute.find("attention-backward");
     for (const char* key : kEfficiencyKeys) {
         const std::string_view k = key;
         if (!fp8 && k.ends_with("-fp8")) continue;  // no fp8 GEMMs to time
+        if (own_attention && k.starts_with("attention-")) continue;
         if (compute.find(key)) continue;
         if (const ConfigValue* v = source.compute->find(key)) put(out, key, *v);
     }

@@ -65,6 +65,41 @@ double rate(const ConfigValue& v, double lo, double hi, std::string_view unit) {
     return x;
 }
 
+// [plateau, sequence overhead in tokens] of one attention direction.
+AttentionCurve attention_curve(const ConfigValue& v) {
+    if (v.type != ConfigValue::Type::List || v.items.size() != 2)
+        fail_at(v, "expected [plateau, sequence overhead]: the share of the bf16 peak at long sequences, and the "
+                   "tokens s0 in plateau x s / (s + s0)");
+    AttentionCurve c;
+    c.plateau = fraction(v.items[0]);
+    c.seq_overhead = as_non_negative_number(v.items[1]);
+    if (c.seq_overhead > 1e7) fail_at(v.items[1], number_out_of_range(c.seq_overhead, 0, 1e7, "tokens"));
+    return c;
+}
+
+// Fused attention: one figure for every length and both directions (`attention-efficiency`,
+// the backward taking twice the forward's time), or measured curves per direction
+// (`attention-forward`, `attention-backward`), not both.
+void read_attention(ConfigTableReader& r, TrainingDevice& c) {
+    const ConfigValue* one = r.optional("attention-efficiency");
+    const ConfigValue* forward = r.optional("attention-forward");
+    const ConfigValue* backward = r.optional("attention-backward");
+    if (one && (forward || backward))
+        fail_at(forward ? *forward : *backward,
+                "give attention-efficiency (one figure) or attention-forward and attention-backward (curves), not both");
+    if (one) {
+        const double e = fraction(*one);
+        c.attention_forward = {e, 0};
+        c.attention_backward = {1.25 * e, 0};  // 2.5x the FLOPs in twice the time
+    }
+    if (forward || backward) {
+        if (!forward || !backward)
+            fail_at(forward ? *forward : *backward, "attention-forward and attention-backward go together: give both");
+        c.attention_forward = attention_curve(*forward);
+        c.attention_backward = attention_curve(*backward);
+    }
+}
+
 TrainingDevice compute_from(const ConfigValue& table) {
     ConfigTableReader r(table);
     TrainingDevice c;
@@ -108,7 +143,7 @@ TrainingDevice compute_from(const ConfigValue& table) {
                       "framework-bytes-per-element, memory traffic per element of a rank's layer activation (tokens x "
                       "hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs");
     if (const ConfigValue* v = r.optional("sustained-gemm-fraction")) c.sustained_gemm_fraction = fraction(*v);
-    if (const ConfigValue* v = r.optional("attention-efficiency")) c.attention_efficiency = fraction(*v);
+    read_attention(r, c);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("efficiency-assumed-from")) c.efficiency_assumed_from = as_string(*v);
     r.finish();

@@ -23,7 +23,8 @@ namespace dtcalc {
 /// bf16 GEMM, default 0; fp8 GEMMs pay peak-fp8 / peak-bf16 times as many);
 /// `framework-bytes-per-element` (memory traffic per element of a rank's layer activation,
 /// tokens x hidden / tp, per layer and pass, beside the kernels, at the elementwise rate),
-/// `attention-efficiency`, `memory-efficiency`. Without the table, a preset's
+/// `attention-efficiency` (one figure) or `attention-forward` and `attention-backward`
+/// ([plateau, sequence overhead] each: compute/training_device.h), `memory-efficiency`. Without the table, a preset's
 /// device is its system's `peak-perf` and `local-mem-bw` at full efficiency
 /// (ASTRA-sim's roofline). `efficiency-assumed-from`: the efficiencies are this
 /// device's, not measured on this one; reports say "efficiency assumed from

@@ -95,11 +95,14 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
         gemm_backward = 2 * gemm;
     }
 
-    double attention = 0;
+    double attention = 0, attention_backward = 0;
     if (p.attention == AttentionKernel::Flash) {
         // A causal mask lets fused attention skip the masked half of the square
-        // (model FLOPs still count all of it, as Megatron's formula does).
-        attention = attention_time_ns(d, w.attention_flops / 2, w.attention_bytes);
+        // (model FLOPs still count all of it, as Megatron's formula does). The
+        // kernel runs over this rank's share of the sequence.
+        const double kernel_seq = p.sequence(m) / p.cp;
+        attention = attention_forward_time_ns(d, w.attention_flops / 2, w.attention_bytes, kernel_seq);
+        attention_backward = attention_backward_time_ns(d, w.attention_flops / 2, w.attention_bytes, kernel_seq);
     } else {
         // Unfused: Q K^T and P V are batched GEMMs, one pair per head and
         // sequence, over the full square in bf16; the first writes the scores,
@@ -118,6 +121,7 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
                               gemm_time_ns(d, Precision::BF16, sq, hd, sk, batch * gemm_bytes, batch)
                         : batch * 2 * gemm_time_ns(d, Precision::BF16, per_head_flops, gemm_bytes);
         attention += memory_time_ns(d, 9 * scores * batch);
+        attention_backward = 2 * attention;
     }
     // Transformer Engine's casts to fp8 (model/fp8_casts.h): the activations and
     // gradients that no kernel before them casts, per micro-batch; the weights once per step.
@@ -131,7 +135,7 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     const double framework =
         memory_time_ns(d, d.framework_bytes_per_element * p.mbs * p.sequence(m) / p.cp * m.hidden / p.tp);
     t.forward = gemm + attention + elementwise + memory_time_ns(d, cast.forward) + framework;
-    t.backward = gemm_backward + 2 * attention + 2 * elementwise + memory_time_ns(d, cast.backward) + framework;
+    t.backward = gemm_backward + attention_backward + 2 * elementwise + memory_time_ns(d, cast.backward) + framework;
     t.attention_forward = attention;
     t.flops_forward = w.gemm_flops + w.attention_flops;
     if (p.recompute == Recompute::Full) t.backward += t.forward;
