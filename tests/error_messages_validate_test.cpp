@@ -273,6 +273,8 @@ TEST_CASE("error message: gemm datasets") {
         {"errmsg-sweep-gemm4", "gemm", header + "f,fwd,bf16,64,64,64,0,5,5\n", h100, false, ":2: median_us: must be > 0"},
         {"errmsg-sweep-gemm5", "gemm", header + "f,fwd,bf16,64,64,64,5,6,5\n", h100, false, ":2: p90_us: must be >= p10_us"},
         {"errmsg-sweep-gemm6", "gemm", "family,pass\nf,fwd\n", h100, false, ":1: precision: missing column"},
+        {"errmsg-sweep-gemm7", "gemm", header + "f,fwd,bf16,64,64,64,5,1,5\n", h100, false,
+         ": p90_us: every row of group bf16/fwd (1) has p90 / p10 above 1.5: nothing measured to compare"},
     });
 }
 

@@ -45,7 +45,7 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
     DatasetResult out;
     out.x_label = "GEMM FLOPs";
     out.points_per_model = true;  // shapes of different models: no line joins them
-    std::map<std::string, int> left_out;
+    std::map<std::string, int> left_out, kept;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const std::vector<std::string>& row = table.rows[r];
         const Precision precision = precision_of(table, r, c_precision);
@@ -65,6 +65,7 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
             ++left_out[group];
             continue;
         }
+        ++kept[group];
         const double bytes = precision == Precision::FP8 ? (m * k + k * n) * 1.0 + m * n * 2.0 : (m * k + k * n + m * n) * 2.0;
         ValidationCase v;
         v.dataset = spec.name;
@@ -79,6 +80,11 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
         v.model = slash == std::string::npos ? row[c_family] : row[c_family].substr(0, slash);
         out.cases.push_back(std::move(v));
     }
+    for (const auto& [group, count] : left_out)
+        if (!kept.contains(group))
+            throw InputError({table.path, 0, 0, "p90_us"},
+                             fmt::format("every row of group {} ({}) has p90 / p10 above {}: nothing measured to compare",
+                                         group, count, kMaxSpread));
     for (const auto& [group, count] : left_out)
         out.group_notes.emplace_back(group, fmt::format("{} row(s) left out: p90 / p10 above {} (launch gaps timed)",
                                                         count, kMaxSpread));

@@ -9,7 +9,8 @@
 // fp8, the output 2 B, as the training step counts them (workload/step_costs.cpp).
 // A row whose p90 / p10 exceeds 1.5 did not run as measured: the host issued
 // its GEMMs slower than the GPU ran them, and the gaps were timed with them.
-// Such rows are left out and counted in a note on their group.
+// Such rows are left out and counted in a note on their group; a group with no
+// row left is an error.
 // Groups: precision/pass, e.g. "fp8/dgrad"; x: the GEMM's FLOPs.
 #include "validate/dataset_kind.h"
 
