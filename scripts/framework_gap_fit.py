@@ -31,15 +31,13 @@ usage: scripts/framework_gap_fit.py [--dtcalc build/src/dtcalc] [--preset preset
                                     [--device presets/devices/h100-sxm.toml] [--fit-fraction]
 """
 import argparse
-import csv
-import io
 import math
 import os
 import re
 import statistics
-import subprocess
 import sys
-import tempfile
+
+import device_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "framework-bytes-per-element"
@@ -58,32 +56,11 @@ def family(case):
 
 def predict(dtcalc, preset_text, device_text, value, fraction):
     """{case: (measured, predicted)} for one metric per case, with the constants set to value and fraction."""
-    for key in (KEY, SUSTAINED):
-        if not re.search(rf"^{key}\s*=", device_text, re.M):
-            sys.exit(f"framework_gap_fit.py: the device file has no '{key} = ...' line to vary")
-    if not re.search(r"^gpu\s*=", preset_text, re.M):
-        sys.exit("framework_gap_fit.py: the preset has no 'gpu = ...' line naming its device")
-    with tempfile.TemporaryDirectory() as tmp:
-        device = os.path.join(tmp, "device.toml")
-        preset = os.path.join(tmp, "preset.toml")
-        gates = os.path.join(tmp, "gates.toml")
-        with open(device, "w") as f:
-            text = re.sub(rf"^{KEY}\s*=.*$", f"{KEY} = {value!r}", device_text, flags=re.M)
-            f.write(re.sub(rf"^{SUSTAINED}\s*=.*$", f"{SUSTAINED} = {fraction!r}", text, flags=re.M))
-        with open(preset, "w") as f:
-            f.write(re.sub(r"^gpu\s*=.*$", f"gpu = {device!r}".replace("'", '"'), preset_text, flags=re.M))
-        with open(gates, "w") as f:
-            f.write(f'[[dataset]]\nname = "fit"\nkind = "training"\n'
-                    f'file = "{os.path.join(ROOT, "validation/training/cases.csv")}"\n'
-                    f'preset = "{preset}"\ndescription = "gap fit"\n\n'
-                    f'[[gate]]\ndataset = "fit"\ngroup = "*"\nmetric = "max"\nbound = 1.0\n')
-        out = subprocess.run([dtcalc, "validate", "--gates", gates, "--format", "csv", "-v"], capture_output=True,
-                             text=True)
-        if out.returncode != 0:
-            sys.exit(f"framework_gap_fit.py: dtcalc validate failed:\n{out.stderr}")
     rows = {}
-    for r in csv.DictReader(io.StringIO(out.stdout)):
-        if r.get("case") and r["case"] not in rows:
+    for r in device_variant.predictions(dtcalc, preset_text, device_text, {KEY: value, SUSTAINED: fraction},
+                                        "training", os.path.join(ROOT, "validation/training/cases.csv"),
+                                        "framework_gap_fit.py"):
+        if r["case"] not in rows:
             rows[r["case"]] = (float(r["measured"]), float(r["predicted"]))
     return rows
 

@@ -21,15 +21,11 @@ usage: scripts/gemm_fit.py [--dtcalc build/src/dtcalc] [--preset presets/h100-ib
                            [--data validation/compute/h100_sxm/sequence.csv]
 """
 import argparse
-import csv
-import io
 import math
 import os
-import re
 import statistics
-import subprocess
-import sys
-import tempfile
+
+import device_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 K_KEY = "gemm-k-overhead"
@@ -40,31 +36,10 @@ SS = [round(0.80 + 0.01 * i, 2) for i in range(21)]
 
 def predict(dtcalc, preset_text, device_text, data, k, s):
     """{case: (measured, predicted, group, family)} with the two constants set to k and s."""
-    for key in (K_KEY, S_KEY):
-        if not re.search(rf"^{key}\s*=", device_text, re.M):
-            sys.exit(f"gemm_fit.py: the device file has no '{key} = ...' line to vary")
-    if not re.search(r"^gpu\s*=", preset_text, re.M):
-        sys.exit("gemm_fit.py: the preset has no 'gpu = ...' line naming its device")
-    with tempfile.TemporaryDirectory() as tmp:
-        device = os.path.join(tmp, "device.toml")
-        preset = os.path.join(tmp, "preset.toml")
-        gates = os.path.join(tmp, "gates.toml")
-        with open(device, "w") as f:
-            text = re.sub(rf"^{K_KEY}\s*=.*$", f"{K_KEY} = {k!r}", device_text, flags=re.M)
-            f.write(re.sub(rf"^{S_KEY}\s*=.*$", f"{S_KEY} = {s!r}", text, flags=re.M))
-        with open(preset, "w") as f:
-            f.write(re.sub(r"^gpu\s*=.*$", f'gpu = "{device}"', preset_text, flags=re.M))
-        with open(gates, "w") as f:
-            f.write(f'[[dataset]]\nname = "fit"\nkind = "gemm"\nfile = "{data}"\npreset = "{preset}"\n'
-                    f'description = "gemm fit"\n\n[[gate]]\ndataset = "fit"\ngroup = "*"\nmetric = "max"\nbound = 1\n')
-        out = subprocess.run([dtcalc, "validate", "--gates", gates, "--format", "csv", "-v"], capture_output=True,
-                             text=True)
-        if out.returncode not in (0, 1):  # 1: the placeholder gate exceeded, which does not matter here
-            sys.exit(f"gemm_fit.py: dtcalc validate failed:\n{out.stderr}")
     rows = {}
-    for r in csv.DictReader(io.StringIO(out.stdout)):
-        if r.get("case"):
-            rows[r["case"]] = (float(r["measured"]), float(r["predicted"]), r["group"], r["model"].split("/")[0])
+    for r in device_variant.predictions(dtcalc, preset_text, device_text, {K_KEY: k, S_KEY: s}, "gemm", data,
+                                        "gemm_fit.py"):
+        rows[r["case"]] = (float(r["measured"]), float(r["predicted"]), r["group"], r["model"].split("/")[0])
     return rows
 
 
