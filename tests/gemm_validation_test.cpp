@@ -60,3 +60,21 @@ TEST_CASE("gemm dataset: each row predicted by the preset's device model, by han
     CHECK(report.groups[1].group == "fp8/dgrad");
     CHECK(report.groups[1].note == "1 row(s) left out: p90 / p10 above 1.5 (launch gaps timed)");
 }
+
+TEST_CASE("a gates file's preset given as a .toml path is read from the gates file's folder") {
+    // The folder holds the gates file, its data and the preset; the working folder does not.
+    write_temp_file("gates-folder/gemm.csv",
+                    "family,pass,precision,m,n,k,median_us,p10_us,p90_us\n"
+                    "a/b,fwd,bf16,8192,8192,8192,1700,1690,1710\n");
+    write_temp_file("gates-folder/node.toml",
+                    "name = \"n\"\ndescription = \"d\"\nsources = [\"s\"]\nbackend = \"nccl\"\ngpu = \"h200\"\n"
+                    "gpus-per-node = 8\nnodes = 1\n");
+    const std::string plan = write_temp_file("gates-folder/gates.toml",
+                                             "[[dataset]]\nname = \"g\"\nkind = \"gemm\"\nfile = \"gemm.csv\"\n"
+                                             "preset = \"node.toml\"\n\n[[gate]]\ndataset = \"g\"\ngroup = \"*\"\n"
+                                             "metric = \"max\"\nbound = 1\n");
+    const ValidationReport report = run_validation(load_validation_plan(plan), kContext);
+    REQUIRE(report.cases.size() == 1);
+    // h200 borrows h100-sxm's GEMM constants and has its peak: the same 1688.25 us as above.
+    CHECK(report.cases[0].predicted == doctest::Approx(1688.25).epsilon(1e-5));
+}

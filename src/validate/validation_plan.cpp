@@ -55,7 +55,11 @@ ValidationPlan load_validation_plan(const std::string& path) {
         }
         const std::string file = r.string("file");
         spec.file = fs::path(file).is_absolute() ? file : (folder / file).lexically_normal().string();
+        // A preset file (a .toml path) is read from the gates file's folder, as `file` is; a
+        // name is looked up on the preset search path.
         spec.preset = r.optional_string("preset").value_or("");
+        if (spec.preset.ends_with(".toml") && !fs::path(spec.preset).is_absolute())
+            spec.preset = (folder / spec.preset).lexically_normal().string();
         spec.algorithm = r.optional_string("algorithm").value_or("");
         spec.protocol = r.optional_string("protocol").value_or("");
         if (const ConfigValue* v = entry.find("algorithm")) spec.algorithm_where = v->where;

@@ -3,8 +3,8 @@
 // bounds it holds them to (validation/gates.toml).
 //
 //   [[dataset]]  name, kind (dataset_kind.h), file (relative to the gates
-//                file's folder), preset (a name or path; kinds that predict
-//                through a preset need it), optional algorithm / protocol
+//                file's folder), preset (a name, or a .toml path relative like
+//                `file`; kinds that predict through a preset need it), optional algorithm / protocol
 //                (nccl: force like NCCL_ALGO / NCCL_PROTO), inputs (a table of
 //                further files a kind needs, relative like `file`), description
 //   [[gate]]     dataset, group (a name, or a pattern where '*' matches any
