@@ -177,6 +177,36 @@ def gemm_shapes():
     return shapes
 
 
+# Transformer Engine's defaults: fast (single) accumulation in the forward fp8 GEMM, split
+# accumulation in dgrad and wgrad (transformer_engine/pytorch/module/base.py, _2X_ACC_FPROP
+# False, _2X_ACC_DGRAD and _2X_ACC_WGRAD True).
+def fp8_fast_accum(pas):
+    return pas == "fwd"
+
+
+def make_gemm(prec, pas, m, n, k):
+    """(callable, layout) of one GEMM of the given pass. bf16 and fp16 in the layout cuBLAS sees
+    for Megatron's passes: fwd X W (NN), dgrad dY W^T (NT), wgrad X^T dY (TN). fp8 e4m3 with a
+    bf16 output in the one layout Hopper's fp8 GEMMs take, A row-major and B column-major (TN),
+    as Transformer Engine arranges them."""
+    if prec in ("bf16", "fp16"):
+        dt = torch.bfloat16 if prec == "bf16" else torch.float16
+        if pas == "wgrad":
+            a, b, layout = torch.randn(k, m, device=DEV, dtype=dt).t(), torch.randn(k, n, device=DEV, dtype=dt), "TN"
+        elif pas == "dgrad":
+            a, b, layout = torch.randn(m, k, device=DEV, dtype=dt), torch.randn(n, k, device=DEV, dtype=dt).t(), "NT"
+        else:
+            a, b, layout = torch.randn(m, k, device=DEV, dtype=dt), torch.randn(k, n, device=DEV, dtype=dt), "NN"
+        c = torch.empty(m, n, device=DEV, dtype=dt)
+        return (lambda: torch.mm(a, b, out=c)), layout
+    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn).t()
+    one = torch.ones((), device=DEV)
+    fast = fp8_fast_accum(pas)
+    return (lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
+                                     use_fast_accum=fast)), "TN"
+
+
 def run_gemms(out, deadline):
     w = Csv(os.path.join(out, "gemm.csv"),
             ["family", "pass", "precision", "layout", "m", "n", "k", "median_us", "p10_us", "p90_us",
@@ -190,47 +220,20 @@ def run_gemms(out, deadline):
                 return w.rows
             if prec == "fp16" and fam not in ("square", "k-sweep"):
                 continue
+            if prec == "fp8" and (k % 16 or n % 16 or m % 16):
+                continue  # fp8 GEMMs need dimensions in multiples of 16
+            fn = None
             try:
-                if prec in ("bf16", "fp16"):
-                    dt = torch.bfloat16 if prec == "bf16" else torch.float16
-                    # layout as cuBLAS sees Megatron's passes: fwd X W, dgrad dY W^T, wgrad X^T dY
-                    if pas == "wgrad":
-                        a = torch.randn(k, m, device=DEV, dtype=dt).t()
-                        b = torch.randn(k, n, device=DEV, dtype=dt)
-                        layout = "TN"
-                    elif pas == "dgrad":
-                        a = torch.randn(m, k, device=DEV, dtype=dt)
-                        b = torch.randn(n, k, device=DEV, dtype=dt).t()
-                        layout = "NT"
-                    else:
-                        a = torch.randn(m, k, device=DEV, dtype=dt)
-                        b = torch.randn(k, n, device=DEV, dtype=dt)
-                        layout = "NN"
-                    c = torch.empty(m, n, device=DEV, dtype=dt)
-                    fn = lambda: torch.mm(a, b, out=c)
-                else:
-                    if k % 16 or n % 16 or m % 16:
-                        continue
-                    # Hopper FP8 GEMMs take A row-major and B column-major (what TE arranges)
-                    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
-                    b = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn).t()
-                    one = torch.ones((), device=DEV)
-                    layout = "TN"
-                    # Transformer Engine's defaults: fast (single) accumulation in the forward GEMM,
-                    # split accumulation in dgrad and wgrad (transformer_engine/pytorch/module/base.py,
-                    # _2X_ACC_FPROP False, _2X_ACC_DGRAD and _2X_ACC_WGRAD True)
-                    fast = pas == "fwd"
-                    fn = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
-                                                  use_fast_accum=fast)
+                fn, layout = make_gemm(prec, pas, m, n, k)
                 med, p10, p90, reps = time_call(fn)
                 w.row(family=fam, **{"pass": pas}, precision=prec, layout=layout, m=m, n=n, k=k,
                       median_us=f"{med*1e6:.2f}", p10_us=f"{p10*1e6:.2f}", p90_us=f"{p90*1e6:.2f}",
                       reps=reps, tflops=f"{2*m*n*k/med/1e12:.1f}",
-                      fp8_fast_accum=(int(fast) if prec == "fp8" else ""))
+                      fp8_fast_accum=(int(fp8_fast_accum(pas)) if prec == "fp8" else ""))
             except Exception as ex:  # noqa: BLE001 - one shape failing must not lose the rest
                 print(f"gemm {prec} {fam} {pas} {m}x{n}x{k}: {type(ex).__name__}: {ex}")
             finally:
-                a = b = c = None
+                fn = None
     return w.rows
 
 
@@ -375,25 +378,6 @@ def run_sustained(out, seconds, nv):
 
 # ---------------------------------------------------------------- GEMMs back to back
 
-def make_gemm(prec, pas, m, n, k):
-    """A callable running one GEMM of the given pass in Megatron's layout (fp8: TN, as TE)."""
-    if prec == "bf16":
-        dt = torch.bfloat16
-        if pas == "wgrad":
-            a, b = torch.randn(k, m, device=DEV, dtype=dt).t(), torch.randn(k, n, device=DEV, dtype=dt)
-        elif pas == "dgrad":
-            a, b = torch.randn(m, k, device=DEV, dtype=dt), torch.randn(n, k, device=DEV, dtype=dt).t()
-        else:
-            a, b = torch.randn(m, k, device=DEV, dtype=dt), torch.randn(k, n, device=DEV, dtype=dt)
-        c = torch.empty(m, n, device=DEV, dtype=dt)
-        return lambda: torch.mm(a, b, out=c)
-    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
-    b = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn).t()
-    one = torch.ones((), device=DEV)
-    fast = pas == "fwd"
-    return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16, use_fast_accum=fast)
-
-
 def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
     pynvml, h = nv
     w = Csv(os.path.join(out, "sequence.csv"),
@@ -414,7 +398,7 @@ def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
                     seq.append((f"{tag}/{layer}", "fwd", m, n, k))
                 for layer, m, n, k in reversed(layers):
                     seq += [(f"{tag}/{layer}", "dgrad", m, k, n), (f"{tag}/{layer}", "wgrad", k, n, m)]
-                fns = [make_gemm(prec, p, m, n, k) for _, p, m, n, k in seq]
+                fns = [make_gemm(prec, p, m, n, k)[0] for _, p, m, n, k in seq]
                 t_end = time.time() + (3.0 if first else warm_s)
                 first = False
                 while time.time() < t_end:

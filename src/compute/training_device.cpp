@@ -10,6 +10,11 @@ const GemmShapeModel& shape_model(const TrainingDevice& d, Precision p) {
 }
 }  // namespace
 
+double gemm_bytes(Precision p, double m, double n, double k) {
+    const double operand = p == Precision::FP8 ? 1.0 : 2.0;
+    return (m * k + k * n) * operand + m * n * 2.0;
+}
+
 bool times_gemm_shapes(const TrainingDevice& d, Precision p) { return shape_model(d, p).given(); }
 
 TrainingDevice with_sms_reserved(const TrainingDevice& d, double sms) {

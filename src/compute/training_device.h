@@ -67,6 +67,9 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double b
 /// A GEMM of known shape (m x k) times (k x n), `batch` of them in one launch;
 /// `bytes` for all of them. Devices without a shape model for p use the FLOPs curve.
 double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, double k, double bytes, double batch = 1);
+/// The bytes a GEMM of (m x k) times (k x n) moves: operands at the precision's width
+/// (2 B in bf16, 1 B in fp8), the output in bf16 (2 B).
+double gemm_bytes(Precision p, double m, double n, double k);
 /// Whether GEMMs in p are timed by shape.
 bool times_gemm_shapes(const TrainingDevice& d, Precision p);
 /// The device as a GEMM sees it while `sms` of its streaming multiprocessors run

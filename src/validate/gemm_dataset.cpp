@@ -66,7 +66,6 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
             continue;
         }
         ++kept[group];
-        const double bytes = precision == Precision::FP8 ? (m * k + k * n) * 1.0 + m * n * 2.0 : (m * k + k * n + m * n) * 2.0;
         ValidationCase v;
         v.dataset = spec.name;
         v.group = group;
@@ -75,19 +74,19 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
         v.source = fmt::format("{}:{}", table.path, table.lines[r]);
         v.x = 2 * m * n * k;
         v.measured = measured;
-        v.predicted = gemm_time_ns(device, precision, m, n, k, bytes) / 1e3;
+        v.predicted = gemm_time_ns(device, precision, m, n, k, gemm_bytes(precision, m, n, k)) / 1e3;
         const std::size_t slash = row[c_family].rfind('/');
         v.model = slash == std::string::npos ? row[c_family] : row[c_family].substr(0, slash);
         out.cases.push_back(std::move(v));
     }
-    for (const auto& [group, count] : left_out)
+    for (const auto& [group, count] : left_out) {
         if (!kept.contains(group))
             throw InputError({table.path, 0, 0, "p90_us"},
                              fmt::format("every row of group {} ({}) has p90 / p10 above {}: nothing measured to compare",
                                          group, count, kMaxSpread));
-    for (const auto& [group, count] : left_out)
         out.group_notes.emplace_back(group, fmt::format("{} row(s) left out: p90 / p10 above {} (launch gaps timed)",
                                                         count, kMaxSpread));
+    }
     return out;
 }
 

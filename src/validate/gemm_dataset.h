@@ -5,8 +5,8 @@
 // sustained fraction, memory roofline) of the dataset's preset.
 //
 // Columns: family, pass, precision (bf16 or fp8), m, n, k, median_us, p10_us,
-// p90_us; `run` when present. Operands are 2 B per element in bf16 and 1 B in
-// fp8, the output 2 B, as the training step counts them (workload/step_costs.cpp).
+// p90_us; `run` when present. Bytes as the training step counts them
+// (compute/training_device.h gemm_bytes).
 // A row whose p90 / p10 exceeds 1.5 did not run as measured: the host issued
 // its GEMMs slower than the GPU ran them, and the gaps were timed with them.
 // Such rows are left out and counted in a note on their group; a group with no

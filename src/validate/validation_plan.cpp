@@ -34,6 +34,10 @@ ValidationPlan load_validation_plan(const std::string& path) {
     ValidationPlan plan;
     plan.path = path;
     const fs::path folder = fs::path(path).parent_path();
+    // A path in the plan, read from the plan's folder unless absolute.
+    const auto from_plan = [&folder](const std::string& p) {
+        return fs::path(p).is_absolute() ? p : (folder / p).lexically_normal().string();
+    };
     const ConfigValue root = read_toml_file(path);
     ConfigTableReader reader(root);
 
@@ -54,12 +58,11 @@ ValidationPlan load_validation_plan(const std::string& path) {
             fail_at(kind, "unknown dataset kind '" + spec.kind + "' (known: " + known + ")");
         }
         const std::string file = r.string("file");
-        spec.file = fs::path(file).is_absolute() ? file : (folder / file).lexically_normal().string();
+        spec.file = from_plan(file);
         // A preset file (a .toml path) is read from the gates file's folder, as `file` is; a
         // name is looked up on the preset search path.
         spec.preset = r.optional_string("preset").value_or("");
-        if (spec.preset.ends_with(".toml") && !fs::path(spec.preset).is_absolute())
-            spec.preset = (folder / spec.preset).lexically_normal().string();
+        if (spec.preset.ends_with(".toml")) spec.preset = from_plan(spec.preset);
         spec.algorithm = r.optional_string("algorithm").value_or("");
         spec.protocol = r.optional_string("protocol").value_or("");
         if (const ConfigValue* v = entry.find("algorithm")) spec.algorithm_where = v->where;
@@ -68,8 +71,7 @@ ValidationPlan load_validation_plan(const std::string& path) {
             if (inputs->type != ConfigValue::Type::Table) fail_at(*inputs, "expected a table of input files");
             for (const auto& [key, value] : inputs->fields) {
                 const std::string& path = as_string(value);
-                spec.inputs.emplace_back(
-                    key, fs::path(path).is_absolute() ? path : (folder / path).lexically_normal().string());
+                spec.inputs.emplace_back(key, from_plan(path));
             }
         }
         r.ignore({"description"});

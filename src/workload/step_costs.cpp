@@ -80,8 +80,7 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
         for (const GemmShape& s : w.shapes) {
             // In fp8 only the linear layers run in fp8 (model/fp8_casts.h): the router stays in bf16.
             const Precision q = s.role == GemmRole::Router ? Precision::BF16 : p.precision;
-            // fp8 operands are 1 B per element, the bf16 output 2 B.
-            const double bytes = q == Precision::FP8 ? s.bytes(1.0) + s.m * s.n : s.bytes(2.0);
+            const double bytes = gemm_bytes(q, s.m, s.n, s.k);
             const bool pipelined = s.role == GemmRole::Projection || s.role == GemmRole::Fc2;  // fprop beside its RS
             const bool bulk = s.role == GemmRole::Qkv || s.role == GemmRole::Fc1;  // dgrad and wgrad beside AG / RS
             gemm += gemm_time_ns(pipelined ? beside : d, q, s.m, s.n, s.k, bytes);
