@@ -19,6 +19,12 @@ import os
 import statistics
 import sys
 
+
+def fail(message):
+    """Bad input: the message on stderr, exit code 2."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -42,14 +48,14 @@ def main():
     try:
         rows = list(csv.DictReader(open(args.data)))
     except OSError as e:
-        sys.exit(f"attention_fit.py: {args.data}: {e.strerror}")
+        fail(f"attention_fit.py: {args.data}: {e.strerror}")
     for key, name in (("fwd_tflops", "attention-forward"), ("bwd_tflops", "attention-backward")):
         try:
             points = [(int(r["seq"]), float(r[key]) / args.peak_tflops) for r in rows]
         except (KeyError, ValueError) as e:
-            sys.exit(f"attention_fit.py: {args.data}: expected columns seq and {key} with numbers ({e})")
+            fail(f"attention_fit.py: {args.data}: expected columns seq and {key} with numbers ({e})")
         if not points or any(share <= 0 for _, share in points):
-            sys.exit(f"attention_fit.py: {args.data}: {key} must be > 0 on every row")
+            fail(f"attention_fit.py: {args.data}: {key} must be > 0 on every row")
         rms, s0, plateau = fit(points)
         print(f"{name} = [{plateau:.3f}, {s0}]   rms {100 * rms:.1f} % in log over {len(points)} rows")
         for seq in sorted({s for s, _ in points}):

@@ -12,15 +12,21 @@ import sys
 import tempfile
 
 
+def fail(message):
+    """Bad input: the message on stderr, exit code 2."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
 def predictions(dtcalc, preset_text, device_text, values, kind, data, who):
     """The case rows (dicts of validate's CSV columns) of dataset `data` of `kind`, predicted on
     the preset with the device's constants set to `values` ({key: value}); `who` names the
     calling script in errors."""
     for key in values:
         if not re.search(rf"^{key}\s*=", device_text, re.M):
-            sys.exit(f"{who}: the device file has no '{key} = ...' line to vary")
+            fail(f"{who}: the device file has no '{key} = ...' line to vary")
     if not re.search(r"^gpu\s*=", preset_text, re.M):
-        sys.exit(f"{who}: the preset has no 'gpu = ...' line naming its device")
+        fail(f"{who}: the preset has no 'gpu = ...' line naming its device")
     with tempfile.TemporaryDirectory() as tmp:
         device = os.path.join(tmp, "device.toml")
         preset = os.path.join(tmp, "preset.toml")
@@ -38,5 +44,5 @@ def predictions(dtcalc, preset_text, device_text, values, kind, data, who):
         out = subprocess.run([dtcalc, "validate", "--gates", gates, "--format", "csv", "-v"], capture_output=True,
                              text=True)
         if out.returncode not in (0, 1):  # 1: the placeholder gate exceeded, which does not matter here
-            sys.exit(f"{who}: dtcalc validate failed:\n{out.stderr}")
+            fail(f"{who}: dtcalc validate failed:\n{out.stderr}")
     return [r for r in csv.DictReader(io.StringIO(out.stdout)) if r.get("case")]
