@@ -484,9 +484,10 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
-    ap.add_argument("--only", choices=["all", "sequence", "attention-sequence"], default="all",
-                    help="sequence: only the back-to-back transformer GEMMs (sequence.csv); "
-                         "attention-sequence: only back-to-back attention (attention_sequence.csv)")
+    ap.add_argument("--only", choices=["all", "sequence", "attention-sequence", "elementwise", "sustained", "gemm",
+                                       "attention"], default="all",
+                    help="one part alone: sequence (sequence.csv), attention-sequence (attention_sequence.csv), "
+                         "elementwise, sustained, gemm or attention (the isolated kernels)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -497,9 +498,16 @@ def main():
     # budget: GEMMs until 60 %, attention until 85 %, memory-bound kernels until the end
     b = args.budget_s
     counts = {}
-    if args.only in ("sequence", "attention-sequence"):
-        run = run_sequence if args.only == "sequence" else run_attention_sequence
-        counts[args.only] = run(args.outdir, t0 + b, nv)
+    if args.only != "all":
+        parts = {
+            "sequence": lambda: run_sequence(args.outdir, t0 + b, nv),
+            "attention-sequence": lambda: run_attention_sequence(args.outdir, t0 + b, nv),
+            "elementwise": lambda: run_elementwise(args.outdir, t0 + b),
+            "sustained": lambda: run_sustained(args.outdir, args.sustained_s, nv),
+            "gemm": lambda: run_gemms(args.outdir, t0 + b),
+            "attention": lambda: run_attention(args.outdir, t0 + b),
+        }
+        counts[args.only] = parts[args.only]()
         print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
         return
     counts["sustained"] = run_sustained(args.outdir, args.sustained_s, nv)
