@@ -274,6 +274,12 @@ TEST_CASE("error message: preset [compute] tables and backend") {
              ":28:27: compute.sustained-gemm-fraction: an efficiency is a fraction of peak in (0, 1], got 1.2"},
             {"sustained share of zero", base + "sustained-gemm-fraction = 0\n",
              ":28:27: compute.sustained-gemm-fraction: must be > 0 (got 0)"},
+            // "sustained-gemm-fraction-fp8 = " is 30 characters: the value starts at column 31.
+            {"fp8 sustained share without an fp8 peak", base + "sustained-gemm-fraction-fp8 = 0.8\n",
+             ":28:31: compute.sustained-gemm-fraction-fp8: needs peak-tflops-fp8 in the same table: without it the "
+             "device times no fp8 GEMMs"},
+            {"fp8 sustained share above 1", base + "peak-tflops-fp8 = 200\nsustained-gemm-fraction-fp8 = 1.5\n",
+             ":29:31: compute.sustained-gemm-fraction-fp8: an efficiency is a fraction of peak in (0, 1], got 1.5"},
             {"curve not a list", base + "gemm-efficiency = 0.5\n",
              ":28:19: compute.gemm-efficiency: expected a list of [FLOPs, fraction] points"},
             {"curve point of one number", base + "gemm-efficiency = [[1e9]]\n",

@@ -70,6 +70,16 @@ TEST_CASE("gemm time by shape on a training device") {
     sustained.sustained_gemm_fraction = 0.8;
     CHECK(gemm_time_ns(sustained, Precision::BF16, 1536, 1408, 1000, 0) == doctest::Approx(10813.44));
     CHECK(gemm_time_ns(sustained, Precision::BF16, 4.325376e9, 0) == doctest::Approx(10813.44));
+    // fp8 GEMMs sustain their own share; bf16 ones keep theirs. With a 2000 TFLOP/s fp8 peak
+    // and the same shape model: 4.325376e9 FLOPs at 2000e3 x 0.5 x 0.7 FLOP/ns = 6179.1086 ns,
+    // while bf16 stays at 10813.44 ns.
+    TrainingDevice per_precision = sustained;
+    per_precision.peak_tflops_fp8 = 2000;
+    per_precision.fp8_gemm_shape = per_precision.gemm_shape;
+    per_precision.sustained_gemm_fraction_fp8 = 0.7;
+    CHECK(gemm_time_ns(per_precision, Precision::FP8, 1536, 1408, 1000, 0) == doctest::Approx(6179.1086));
+    CHECK(gemm_time_ns(per_precision, Precision::FP8, 4.325376e9, 0) == doctest::Approx(6179.1086));
+    CHECK(gemm_time_ns(per_precision, Precision::BF16, 1536, 1408, 1000, 0) == doctest::Approx(10813.44));
     // Memory-bound GEMMs are not slowed: 1 GB at 1000 GB/s x 1 (memory efficiency) = 1e6 ns.
     sustained.hbm_gbps = 1000;
     CHECK(gemm_time_ns(sustained, Precision::BF16, 1536, 1408, 1000, 1e9) == doctest::Approx(1e6));

@@ -108,6 +108,7 @@ void same_device(const TrainingDevice& a, const TrainingDevice& b) {
     CHECK(a.fp8_gemm_shape.plateau == b.fp8_gemm_shape.plateau);
     CHECK(a.framework_bytes_per_element == b.framework_bytes_per_element);
     CHECK(a.sustained_gemm_fraction == b.sustained_gemm_fraction);
+    CHECK(a.sustained_gemm_fraction_fp8 == b.sustained_gemm_fraction_fp8);
     CHECK(a.attention_forward.plateau == b.attention_forward.plateau);
     CHECK(a.attention_forward.seq_overhead == b.attention_forward.seq_overhead);
     CHECK(a.attention_backward.plateau == b.attention_backward.plateau);

@@ -33,7 +33,7 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, do
     const double flops = 2.0 * m * n * k * batch;
     if (!times_gemm_shapes(d, p) || flops <= 0) return gemm_time_ns(d, p, flops, bytes);
     return roofline_time(flops, d.peak_tflops(p),
-                         gemm_shape_efficiency(shape_model(d, p), m, n, k, batch) * d.sustained_gemm_fraction, bytes,
+                         gemm_shape_efficiency(shape_model(d, p), m, n, k, batch) * d.sustained_fraction(p), bytes,
                          d.hbm_gbps, d.memory_efficiency)
         .ns;
 }
@@ -42,12 +42,12 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double b
     if (flops <= 0 && bytes <= 0) return 0;
     // Known only by its FLOPs on a device timed by shape: a large GEMM, at the plateau.
     if (times_gemm_shapes(d, p))
-        return roofline_time(flops, d.peak_tflops(p), std::min(1.0, shape_model(d, p).plateau) * d.sustained_gemm_fraction,
+        return roofline_time(flops, d.peak_tflops(p), std::min(1.0, shape_model(d, p).plateau) * d.sustained_fraction(p),
                              bytes, d.hbm_gbps, d.memory_efficiency)
             .ns;
     const EfficiencyCurve& curve =
         p == Precision::FP8 && !d.fp8_gemm_efficiency.points.empty() ? d.fp8_gemm_efficiency : d.gemm_efficiency;
-    return roofline_time(flops, d.peak_tflops(p), curve.at(flops) * d.sustained_gemm_fraction, bytes, d.hbm_gbps,
+    return roofline_time(flops, d.peak_tflops(p), curve.at(flops) * d.sustained_fraction(p), bytes, d.hbm_gbps,
                          d.memory_efficiency)
         .ns;
 }

@@ -6,7 +6,8 @@
 //   GEMM        max(F / (peak_p x eff x s), B / (bw x eff_mem))
 //               eff = eff_shape(m, n, k) (compute/gemm_efficiency.h) where the device
 //               states a GEMM benchmark for precision p, else eff_gemm(F), F = FLOPs of one GEMM;
-//               s = the share of that throughput sustained in a training step
+//               s = the share of that throughput sustained in a training step, per
+//               precision (fp8 GEMMs run at a lower clock under the power cap)
 //               (fp8 casts are elementwise passes of their own: model/fp8_casts.h)
 //   attention   fused causal attention, in bf16, F the forward's FLOPs on the half it computes:
 //               forward  max(F / (peak_bf16 x eff_f(s)), B / (bw x eff_mem))
@@ -53,6 +54,9 @@ struct TrainingDevice {
     /// The share of its benchmark's GEMM throughput a GEMM sustains inside a
     /// training step (clocks under the power cap, kernels back to back).
     double sustained_gemm_fraction = 1;
+    /// The same for fp8 GEMMs. They draw more power per clock, so under the same power
+    /// cap they run at a lower clock than bf16 GEMMs (a preset not stating it: the bf16 figure).
+    double sustained_gemm_fraction_fp8 = 1;
     AttentionCurve attention_forward;                     ///< forward, on its FLOPs
     AttentionCurve attention_backward{1.25, 0};           ///< backward, on 2.5x the forward's FLOPs
     double memory_efficiency = 1;
@@ -61,6 +65,9 @@ struct TrainingDevice {
     std::string efficiency_assumed_from;
 
     double peak_tflops(Precision p) const { return p == Precision::FP8 ? peak_tflops_fp8 : peak_tflops_bf16; }
+    double sustained_fraction(Precision p) const {
+        return p == Precision::FP8 ? sustained_gemm_fraction_fp8 : sustained_gemm_fraction;
+    }
 };
 
 double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double bytes);

@@ -104,6 +104,7 @@ ConfigValue ll_max_bus_bandwidth(const ConfigValue& one_node, bool amd, const In
 // measured on); peaks, HBM and links it states itself.
 const char* const kEfficiencyKeys[] = {"gemm-efficiency", "gemm-efficiency-fp8", "gemm-benchmark", "gemm-benchmark-fp8",
                                        "gemm-sms", "gemm-tiles", "gemm-k-overhead", "framework-bytes-per-element", "sustained-gemm-fraction",
+                                       "sustained-gemm-fraction-fp8",
                                        "attention-efficiency", "attention-forward", "attention-backward",
                                        "memory-efficiency"};
 

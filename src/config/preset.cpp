@@ -143,6 +143,12 @@ TrainingDevice compute_from(const ConfigValue& table) {
                       "framework-bytes-per-element, memory traffic per element of a rank's layer activation (tokens x "
                       "hidden / tp) per layer and pass; refit it with `dtcalc calibrate` on training runs");
     if (const ConfigValue* v = r.optional("sustained-gemm-fraction")) c.sustained_gemm_fraction = fraction(*v);
+    // Not stated: fp8 GEMMs keep the bf16 share.
+    c.sustained_gemm_fraction_fp8 = c.sustained_gemm_fraction;
+    if (const ConfigValue* v = r.optional("sustained-gemm-fraction-fp8")) {
+        if (!(c.peak_tflops_fp8 > 0)) fail_at(*v, "needs peak-tflops-fp8 in the same table: without it the device times no fp8 GEMMs");
+        c.sustained_gemm_fraction_fp8 = fraction(*v);
+    }
     read_attention(r, c);
     if (const ConfigValue* v = r.optional("memory-efficiency")) c.memory_efficiency = fraction(*v);
     if (const ConfigValue* v = r.optional("efficiency-assumed-from")) c.efficiency_assumed_from = as_string(*v);
