@@ -93,8 +93,8 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
         for (const std::string& reason : r.infeasible_reasons) fmt::print(out, "  {:<26} {:>18}   {}\n", "feasible", "NO", reason);
     }
     if (!in.system.device.efficiency_assumed_from.empty())
-        fmt::print(out, "  note: efficiency assumed from {}, unvalidated (no measured kernel efficiencies for this "
-                        "device)\n", in.system.device.efficiency_assumed_from);
+        fmt::print(out, "  note: efficiency assumed from {}, unvalidated (the kernel efficiencies this device's file "
+                        "does not state are that device's)\n", in.system.device.efficiency_assumed_from);
 }
 
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
