@@ -13,6 +13,9 @@ Writes into OUTDIR:
   sustained.csv     SM clock and power sampled while one GEMM shape runs back to back
   attention_sequence.csv  causal attention (cuDNN) forward and backward run back to back for
                     seconds, each timed by events inside the running loop (--only attention-sequence)
+  layer.csv         a Llama-style decoder layer forward and backward back to back, and its GEMMs
+                    and attention alone: what remains is the layer's other work (--only layer)
+  layer_kernels.csv the same layer's kernels from the profiler, each with its time per step
   sequence.csv      one transformer layer's GEMMs (forward, dgrad, wgrad) run back to back for
                     seconds, as a training step runs them: no L2 flush, no idle gaps, the card
                     at its power cap; each GEMM timed by events inside the running sequence
@@ -478,6 +481,158 @@ def run_attention_sequence(out, deadline, nv, warm_s=0.5, iters=10):
     return w.rows
 
 
+# ---------------------------------------------------------------- a whole layer
+
+def _median(ts):
+    ts = sorted(ts)
+    return ts[len(ts) // 2]
+
+
+def _timed_passes(fwd, bwd, warm_s, iters):
+    """Median seconds of fwd() and of bwd(fwd's result), run back to back for warm_s first."""
+    t_end = time.time() + warm_s
+    while time.time() < t_end:
+        bwd(fwd())
+        torch.cuda.synchronize()
+    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(3)] for _ in range(iters)]
+    for it in range(iters):
+        ev[it][0].record()
+        r = fwd()
+        ev[it][1].record()
+        bwd(r)
+        ev[it][2].record()
+    torch.cuda.synchronize()
+    return (_median(e[0].elapsed_time(e[1]) * 1e-3 for e in ev), _median(e[1].elapsed_time(e[2]) * 1e-3 for e in ev))
+
+
+def run_layer(out, deadline, nv, warm_s=1.0, iters=10):
+    """One Llama-style decoder layer per tensor-parallel rank (bf16, eager PyTorch: rms_norm,
+    the qkv GEMM, rotary embedding, causal cuDNN attention, the projection, residual adds, the
+    gated MLP), forward and backward run back to back; then the same GEMMs (forward, dgrad,
+    wgrad) and the same attention alone, back to back. What the layer takes beyond them is its
+    other work (norms, rotary, activations, residuals, copies, launches): the part dtcalc times
+    at the device's elementwise rate. Its ratio between two cards says how that work moves
+    from one to the other."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "layer.csv"),
+            ["model", "tp", "tokens", "hidden", "layer_fwd_us", "layer_bwd_us", "gemm_fwd_us", "gemm_bwd_us",
+             "attention_fwd_us", "attention_bwd_us", "rest_fwd_us", "rest_bwd_us", "rest_fwd_ps_per_element",
+             "rest_bwd_ps_per_element", "sm_clock_mhz", "power_w"])
+    kernels = []
+    models = [("llama3-8b", 4096, 14336, 32, 8, (1, 2, 4, 8)), ("llama3-70b", 8192, 28672, 64, 8, (4, 8))]
+    b, s, d = 2, 4096, 128
+    tokens = b * s
+    for name, hid, ffn, heads, kv, tps in models:
+        for tp in tps:
+            if time.time() > deadline:
+                print("layer: budget reached")
+                return w.rows
+            try:
+                hq, hk, f = heads // tp, max(1, kv // tp), ffn // tp
+                mk = lambda *shape, grad=True: torch.randn(*shape, device=DEV, dtype=torch.bfloat16).mul_(0.02).requires_grad_(grad)
+                wqkv, wo, w1, w2 = mk(hid, (hq + 2 * hk) * d), mk(hq * d, hid), mk(hid, 2 * f), mk(f, hid)
+                g1, g2 = mk(hid), mk(hid)
+                x = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+                pos = torch.arange(s, device=DEV, dtype=torch.float32)
+                inv = 1.0 / (10000 ** (torch.arange(0, d, 2, device=DEV, dtype=torch.float32) / d))
+                ang = torch.outer(pos, inv)
+                cos = torch.cat([ang.cos(), ang.cos()], -1).to(torch.bfloat16)
+                sin = torch.cat([ang.sin(), ang.sin()], -1).to(torch.bfloat16)
+
+                def rope(t):
+                    t1, t2 = t[..., : d // 2], t[..., d // 2:]
+                    return t * cos + torch.cat([-t2, t1], -1) * sin
+
+                def attend(q, k, v):
+                    """Causal attention; grouped keys and values expanded where the kernel wants them so."""
+                    try:
+                        return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=hq != hk)
+                    except RuntimeError:
+                        k, v = (t.repeat_interleave(hq // hk, dim=1) for t in (k, v))
+                        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+                def layer():
+                    y = F.rms_norm(x, (hid,), g1)
+                    q, k, v = (y @ wqkv).split([hq * d, hk * d, hk * d], dim=-1)
+                    q = rope(q.view(b, s, hq, d).transpose(1, 2))
+                    k = rope(k.view(b, s, hk, d).transpose(1, 2))
+                    v = v.view(b, s, hk, d).transpose(1, 2)
+                    o = attend(q, k, v)
+                    x2 = x + o.transpose(1, 2).reshape(tokens, hq * d) @ wo
+                    a, c = (F.rms_norm(x2, (hid,), g2) @ w1).chunk(2, dim=-1)
+                    return x2 + (F.silu(a) * c) @ w2
+
+                grad = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16)
+                with sdpa_kernel([SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION]):
+                    lf, lb = _timed_passes(layer, lambda r: r.backward(grad), warm_s, iters)
+                    # the GEMMs alone: forward, then dgrad and wgrad of each, in the layer's order
+                    shapes = [(tokens, (hq + 2 * hk) * d, hid), (tokens, hid, hq * d), (tokens, 2 * f, hid),
+                              (tokens, hid, f)]
+                    fw = [make_gemm("bf16", "fwd", m, n, k)[0] for m, n, k in shapes]
+                    bw = [g for m, n, k in reversed(shapes)
+                          for g in (make_gemm("bf16", "dgrad", m, k, n)[0], make_gemm("bf16", "wgrad", k, n, m)[0])]
+                    gf, gb = _timed_passes(lambda: [g() for g in fw], lambda _: [g() for g in bw], warm_s / 2, iters)
+                    fw = bw = None
+                    qa = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+                    ka, va = (torch.randn(b, hk, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+                              for _ in range(2))
+                    go = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16)
+                    af, ab = _timed_passes(
+                        lambda: attend(qa, ka, va),
+                        lambda o: o.backward(go), warm_s / 2, iters)
+                    kernels.extend(_layer_kernels(name, tp, layer, grad))
+                clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+                power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+                rf, rb = lf - gf - af, lb - gb - ab
+                w.row(model=name, tp=tp, tokens=tokens, hidden=hid, layer_fwd_us=f"{lf*1e6:.1f}",
+                      layer_bwd_us=f"{lb*1e6:.1f}", gemm_fwd_us=f"{gf*1e6:.1f}", gemm_bwd_us=f"{gb*1e6:.1f}",
+                      attention_fwd_us=f"{af*1e6:.1f}", attention_bwd_us=f"{ab*1e6:.1f}",
+                      rest_fwd_us=f"{rf*1e6:.1f}", rest_bwd_us=f"{rb*1e6:.1f}",
+                      rest_fwd_ps_per_element=f"{rf*1e12/(tokens*hid):.2f}",
+                      rest_bwd_ps_per_element=f"{rb*1e12/(tokens*hid):.2f}", sm_clock_mhz=clock, power_w=power)
+            except Exception as ex:  # noqa: BLE001
+                print(f"layer {name} tp{tp}: {type(ex).__name__}: {str(ex)[:300]}")
+            finally:
+                wqkv = wo = w1 = w2 = g1 = g2 = x = qa = ka = va = go = grad = None
+    with open(os.path.join(out, "layer_kernels.csv"), "w", newline="") as f:
+        kw = csv.writer(f)
+        kw.writerow(["model", "tp", "category", "kernel", "calls_per_step", "us_per_step"])
+        kw.writerows(kernels)
+    return w.rows
+
+
+def _kernel_category(name):
+    n = name.lower()
+    if any(t in n for t in ("flash", "fmha", "sdpa", "attn", "attention")):
+        return "attention"
+    if any(t in n for t in ("gemm", "xmma", "cutlass", "nvjet", "cublas", "sm90_")):
+        return "gemm"
+    if "memcpy" in n or "memset" in n:
+        return "copy"
+    return "other"
+
+
+def _layer_kernels(name, tp, layer, grad, steps=3):
+    """Each kernel the layer's forward and backward run, from the profiler: [model, tp,
+    category, kernel, calls per step, microseconds per step]."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            layer().backward(grad)
+        torch.cuda.synchronize()
+    agg = {}
+    for e in prof.events():
+        if e.device_type != DeviceType.CUDA:
+            continue
+        k = agg.setdefault(e.name, [0, 0.0])
+        k[0] += 1
+        k[1] += e.time_range.elapsed_us()
+    return [[name, tp, _kernel_category(k), k[:160], f"{c / steps:.1f}", f"{t / steps:.1f}"]
+            for k, (c, t) in sorted(agg.items(), key=lambda kv: -kv[1][1])]
+
+
 def main():
     global FLUSH
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -485,9 +640,9 @@ def main():
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
     ap.add_argument("--only", choices=["all", "sequence", "attention-sequence", "elementwise", "sustained", "gemm",
-                                       "attention"], default="all",
+                                       "attention", "layer"], default="all",
                     help="one part alone: sequence (sequence.csv), attention-sequence (attention_sequence.csv), "
-                         "elementwise, sustained, gemm or attention (the isolated kernels)")
+                         "elementwise, sustained, gemm or attention (the isolated kernels), layer (layer.csv)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -506,6 +661,7 @@ def main():
             "sustained": lambda: run_sustained(args.outdir, args.sustained_s, nv),
             "gemm": lambda: run_gemms(args.outdir, t0 + b),
             "attention": lambda: run_attention(args.outdir, t0 + b),
+            "layer": lambda: run_layer(args.outdir, t0 + b, nv),
         }
         counts[args.only] = parts[args.only]()
         print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
