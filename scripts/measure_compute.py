@@ -505,22 +505,27 @@ def _timed_passes(fwd, bwd, warm_s, iters):
     return (_median(e[0].elapsed_time(e[1]) * 1e-3 for e in ev), _median(e[1].elapsed_time(e[2]) * 1e-3 for e in ev))
 
 
-def run_layer(out, deadline, nv, warm_s=1.0, iters=10):
+def run_layer(out, deadline, nv, warm_s=1.0, iters=10, compiled=False):
     """One Llama-style decoder layer per tensor-parallel rank (bf16, eager PyTorch: rms_norm,
     the qkv GEMM, rotary embedding, causal cuDNN attention, the projection, residual adds, the
     gated MLP), forward and backward run back to back; then the same GEMMs (forward, dgrad,
     wgrad) and the same attention alone, back to back. What the layer takes beyond them is its
     other work (norms, rotary, activations, residuals, copies, launches): the part dtcalc times
     at the device's elementwise rate. Its ratio between two cards says how that work moves
-    from one to the other."""
+    from one to the other. compiled: the same layer through torch.compile, whose generated
+    kernels fuse the elementwise work as a fused framework does (layer_compiled.csv,
+    layer_compiled_kernels.csv; fewer shapes, each compiled first)."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
     pynvml, h = nv
-    w = Csv(os.path.join(out, "layer.csv"),
+    name_of = "layer_compiled" if compiled else "layer"
+    w = Csv(os.path.join(out, f"{name_of}.csv"),
             ["model", "tp", "tokens", "hidden", "layer_fwd_us", "layer_bwd_us", "gemm_fwd_us", "gemm_bwd_us",
              "attention_fwd_us", "attention_bwd_us", "rest_fwd_us", "rest_bwd_us", "rest_fwd_ps_per_element",
              "rest_bwd_ps_per_element", "sm_clock_mhz", "power_w"])
     kernels = []
     models = [("llama3-8b", 4096, 14336, 32, 8, (1, 2, 4, 8)), ("llama3-70b", 8192, 28672, 64, 8, (4, 8))]
+    if compiled:
+        models = [("llama3-8b", 4096, 14336, 32, 8, (2, 8)), ("llama3-70b", 8192, 28672, 64, 8, (8,))]
     b, s, d = 2, 4096, 128
     tokens = b * s
     for name, hid, ffn, heads, kv, tps in models:
@@ -563,8 +568,23 @@ def run_layer(out, deadline, nv, warm_s=1.0, iters=10):
                     a, c = (F.rms_norm(x2, (hid,), g2) @ w1).chunk(2, dim=-1)
                     return x2 + (F.silu(a) * c) @ w2
 
+                if compiled:
+                    def eager_layer():
+                        y = F.rms_norm(x, (hid,), g1)
+                        q, k, v = (y @ wqkv).split([hq * d, hk * d, hk * d], dim=-1)
+                        q = rope(q.view(b, s, hq, d).transpose(1, 2))
+                        k = rope(k.view(b, s, hk, d).transpose(1, 2))
+                        v = v.view(b, s, hk, d).transpose(1, 2)
+                        o = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=hq != hk)
+                        x2 = x + o.transpose(1, 2).reshape(tokens, hq * d) @ wo
+                        a, c = (F.rms_norm(x2, (hid,), g2) @ w1).chunk(2, dim=-1)
+                        return x2 + (F.silu(a) * c) @ w2
+                    layer = torch.compile(eager_layer)
                 grad = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16)
                 with sdpa_kernel([SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION]):
+                    if compiled:  # compile (forward and backward) before anything is timed
+                        layer().backward(grad)
+                        torch.cuda.synchronize()
                     lf, lb = _timed_passes(layer, lambda r: r.backward(grad), warm_s, iters)
                     # the GEMMs alone: forward, then dgrad and wgrad of each, in the layer's order
                     shapes = [(tokens, (hq + 2 * hk) * d, hid), (tokens, hid, hq * d), (tokens, 2 * f, hid),
@@ -595,7 +615,7 @@ def run_layer(out, deadline, nv, warm_s=1.0, iters=10):
                 print(f"layer {name} tp{tp}: {type(ex).__name__}: {str(ex)[:300]}")
             finally:
                 wqkv = wo = w1 = w2 = g1 = g2 = x = qa = ka = va = go = grad = None
-    with open(os.path.join(out, "layer_kernels.csv"), "w", newline="") as f:
+    with open(os.path.join(out, f"{name_of}_kernels.csv"), "w", newline="") as f:
         kw = csv.writer(f)
         kw.writerow(["model", "tp", "category", "kernel", "calls_per_step", "us_per_step"])
         kw.writerows(kernels)
@@ -640,9 +660,10 @@ def main():
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
     ap.add_argument("--only", choices=["all", "sequence", "attention-sequence", "elementwise", "sustained", "gemm",
-                                       "attention", "layer"], default="all",
+                                       "attention", "layer", "layer-compiled"], default="all",
                     help="one part alone: sequence (sequence.csv), attention-sequence (attention_sequence.csv), "
-                         "elementwise, sustained, gemm or attention (the isolated kernels), layer (layer.csv)")
+                         "elementwise, sustained, gemm or attention (the isolated kernels), layer (layer.csv), "
+                         "layer-compiled (the same layer through torch.compile)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -662,6 +683,7 @@ def main():
             "gemm": lambda: run_gemms(args.outdir, t0 + b),
             "attention": lambda: run_attention(args.outdir, t0 + b),
             "layer": lambda: run_layer(args.outdir, t0 + b, nv),
+            "layer-compiled": lambda: run_layer(args.outdir, t0 + b, nv, compiled=True),
         }
         counts[args.only] = parts[args.only]()
         print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """Carry a device's elementwise rate (`memory-efficiency`) to another card with the same SMs,
-from memory-bound kernels measured on both (scripts/measure_compute.py's elementwise.csv), and
-check it against the kernels of a decoder layer measured on both (layer_kernels.csv).
+from kernels measured on both (scripts/measure_compute.py).
 
-A kernel's time per byte is a streaming part, 1 / (s x bandwidth), s the share of the
-datasheet bandwidth that copy and add reach, plus what its SMs add. The source's
-`memory-efficiency` e is split the same way:
-    SM time per byte = 1 / (e x bw_source) - 1 / (s_source x bw_source)
-and on a target with the same SMs at the same clocks that SM time is kept:
-    e_target = 1 / (bw_target x (1 / (s_target x bw_target) + SM time per byte))
+Two estimates.
+- From a decoder layer's kernels timed on both cards (layer_kernels.csv, eager PyTorch;
+  layer_compiled_kernels.csv, fused by torch.compile): the source's figure times the layer's
+  elementwise speedup (the mean of the two), over the bandwidth ratio:
+      e_target = e x bw_source x gain / bw_target
+  The catalogue's h200 takes this one: a training step's elementwise kernels are of that size
+  and kind.
+- An upper bound from large memory-bound kernels alone (elementwise.csv): a kernel's time per
+  byte is a streaming part, 1 / (s x bandwidth), s the share of the datasheet bandwidth that
+  copy and add reach, plus what its SMs add. The source's e split the same way,
+      SM time per byte = 1 / (e x bw_source) - 1 / (s_source x bw_source),
+  and that SM time kept on a target with the same SMs at the same clocks:
+      e_target = 1 / (bw_target x (1 / (s_target x bw_target) + SM time per byte))
 
 usage: scripts/memory_efficiency_transfer.py [--source validation/compute/h100_sxm]
            [--target validation/compute/h200] [--source-gbps 3350] [--target-gbps 4800]
@@ -16,7 +22,8 @@ usage: scripts/memory_efficiency_transfer.py [--source validation/compute/h100_s
 
 Prints the streaming shares, the SM time, the target's efficiency, each measured kernel's
 target rate predicted this way and with the source's share alone, and, where both folders
-hold layer_kernels.csv, the source / target time of the layer's elementwise kernels by kind.
+hold layer_kernels.csv or layer_compiled_kernels.csv, the source / target time of the layer's
+elementwise kernels by kind.
 """
 import argparse
 import csv
@@ -55,6 +62,10 @@ def rates(folder):
 
 
 def kernel_kind(name):
+    if name.startswith("triton_"):
+        return "fused by torch.compile"
+    if name.startswith("Memcpy"):
+        return "memory copies"
     if "vectorized_elementwise_kernel" in name:
         return "vectorized elementwise"
     if "elementwise_kernel<128, 4" in name or "unrolled_elementwise" in name:
@@ -66,15 +77,16 @@ def kernel_kind(name):
     return "the rest"
 
 
-def layer_times(folder):
-    """{kind: us per step} of a layer's kernels beside its GEMMs and attention; None without the file."""
-    path = os.path.join(folder, "layer_kernels.csv")
+def layer_times(folder, name):
+    """{kind: us per step} of a layer's kernels beside its GEMMs and attention (`name`:
+    layer_kernels.csv or layer_compiled_kernels.csv); None without the file."""
+    path = os.path.join(folder, name)
     if not os.path.isfile(path):
         return None
     out = {}
     with open(path) as f:
         for line, row in enumerate(csv.DictReader(f), start=2):
-            if row.get("category") != "other":
+            if row.get("category") not in ("other", "copy"):
                 continue
             try:
                 us = float(row["us_per_step"])
@@ -107,7 +119,7 @@ def main():
     print(f"streaming share (copy, add): source {s_a:.3f}, target {s_b:.3f}")
     print(f"SM time per byte: 1 / ({args.efficiency} x {args.source_gbps:g}) - 1 / ({s_a:.3f} x "
           f"{args.source_gbps:g}) = {sm * 1e3:.4f} ps")
-    print(f"target memory-efficiency: {e_b:.3f} ({e_b * args.target_gbps:,.0f} GB/s; the source's share alone: "
+    print(f"target memory-efficiency from large kernels: {e_b:.3f} ({e_b * args.target_gbps:,.0f} GB/s; the source's share alone: "
           f"{args.efficiency * args.target_gbps:,.0f})")
     print("kernel             source GB/s  target GB/s  split model   error  source share   error")
     split_errors, share_errors = [], []
@@ -126,15 +138,24 @@ def main():
         mx = lambda v: 100 * max(abs(x) for x in v)
         print(f"mean / max error: split model {mae(split_errors):.1f} / {mx(split_errors):.1f} %, "
               f"the source's share {mae(share_errors):.1f} / {mx(share_errors):.1f} %")
-    la, lb = layer_times(args.source), layer_times(args.target)
-    if la and lb:
-        print(f"a decoder layer's elementwise kernels, source / target time (the split model says "
-              f"{e_b * args.target_gbps / (args.efficiency * args.source_gbps):.2f}):")
+    layer_gains = []
+    for name, what in (("layer_kernels.csv", "eager"), ("layer_compiled_kernels.csv", "through torch.compile")):
+        la, lb = layer_times(args.source, name), layer_times(args.target, name)
+        if not (la and lb):
+            continue
+        layer_gains.append(sum(la.values()) / sum(lb.values()))
+        print(f"a decoder layer ({what}, {name}): its elementwise kernels, source / target time (the split "
+              f"model says {e_b * args.target_gbps / (args.efficiency * args.source_gbps):.2f}):")
         for kind in sorted(la, key=lambda k: -la[k]):
             if lb.get(kind):
                 print(f"  {kind:24s} {la[kind]:9,.0f} us  {lb[kind]:9,.0f} us  {la[kind] / lb[kind]:.2f}")
         print(f"  {'all':24s} {sum(la.values()):9,.0f} us  {sum(lb.values()):9,.0f} us  "
               f"{sum(la.values()) / sum(lb.values()):.2f}")
+    if layer_gains:
+        gain = statistics.mean(layer_gains)
+        e_layer = args.efficiency * args.source_gbps * gain / args.target_gbps
+        print(f"target memory-efficiency from the layers: {args.efficiency} x {args.source_gbps:g} x "
+              f"{gain:.3f} (their mean gain) / {args.target_gbps:g} = {e_layer:.3f}")
 
 
 if __name__ == "__main__":
