@@ -16,6 +16,7 @@ Writes into OUTDIR:
   layer.csv         a Llama-style decoder layer forward and backward back to back, and its GEMMs
                     and attention alone: what remains is the layer's other work (--only layer)
   layer_kernels.csv the same layer's kernels from the profiler, each with its time per step
+  layer_compiled.csv, layer_compiled_kernels.csv  the same through torch.compile (--only layer-compiled)
   sequence.csv      one transformer layer's GEMMs (forward, dgrad, wgrad) run back to back for
                     seconds, as a training step runs them: no L2 flush, no idle gaps, the card
                     at its power cap; each GEMM timed by events inside the running sequence
@@ -528,93 +529,86 @@ def run_layer(out, deadline, nv, warm_s=1.0, iters=10, compiled=False):
         models = [("llama3-8b", 4096, 14336, 32, 8, (2, 8)), ("llama3-70b", 8192, 28672, 64, 8, (8,))]
     b, s, d = 2, 4096, 128
     tokens = b * s
-    for name, hid, ffn, heads, kv, tps in models:
-        for tp in tps:
-            if time.time() > deadline:
-                print("layer: budget reached")
-                return w.rows
-            try:
-                hq, hk, f = heads // tp, max(1, kv // tp), ffn // tp
-                mk = lambda *shape, grad=True: torch.randn(*shape, device=DEV, dtype=torch.bfloat16).mul_(0.02).requires_grad_(grad)
-                wqkv, wo, w1, w2 = mk(hid, (hq + 2 * hk) * d), mk(hq * d, hid), mk(hid, 2 * f), mk(f, hid)
-                g1, g2 = mk(hid), mk(hid)
-                x = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16, requires_grad=True)
-                pos = torch.arange(s, device=DEV, dtype=torch.float32)
-                inv = 1.0 / (10000 ** (torch.arange(0, d, 2, device=DEV, dtype=torch.float32) / d))
-                ang = torch.outer(pos, inv)
-                cos = torch.cat([ang.cos(), ang.cos()], -1).to(torch.bfloat16)
-                sin = torch.cat([ang.sin(), ang.sin()], -1).to(torch.bfloat16)
+    configs = [(m, tp) for m in models for tp in m[5]]
+    for (name, hid, ffn, heads, kv, _), tp in configs:
+        if time.time() > deadline:
+            print("layer: budget reached")
+            break
+        try:
+            hq, hk, f = heads // tp, max(1, kv // tp), ffn // tp
+            mk = lambda *shape, grad=True: torch.randn(*shape, device=DEV, dtype=torch.bfloat16).mul_(0.02).requires_grad_(grad)
+            wqkv, wo, w1, w2 = mk(hid, (hq + 2 * hk) * d), mk(hq * d, hid), mk(hid, 2 * f), mk(f, hid)
+            g1, g2 = mk(hid), mk(hid)
+            x = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+            pos = torch.arange(s, device=DEV, dtype=torch.float32)
+            inv = 1.0 / (10000 ** (torch.arange(0, d, 2, device=DEV, dtype=torch.float32) / d))
+            ang = torch.outer(pos, inv)
+            cos = torch.cat([ang.cos(), ang.cos()], -1).to(torch.bfloat16)
+            sin = torch.cat([ang.sin(), ang.sin()], -1).to(torch.bfloat16)
 
-                def rope(t):
-                    t1, t2 = t[..., : d // 2], t[..., d // 2:]
-                    return t * cos + torch.cat([-t2, t1], -1) * sin
+            def rope(t):
+                t1, t2 = t[..., : d // 2], t[..., d // 2:]
+                return t * cos + torch.cat([-t2, t1], -1) * sin
 
-                def attend(q, k, v):
-                    """Causal attention; grouped keys and values expanded where the kernel wants them so."""
-                    try:
-                        return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=hq != hk)
-                    except RuntimeError:
-                        k, v = (t.repeat_interleave(hq // hk, dim=1) for t in (k, v))
-                        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            def attend(q, k, v):
+                """Causal attention; grouped keys and values expanded where the kernel wants them so."""
+                try:
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=hq != hk)
+                except RuntimeError:
+                    k, v = (t.repeat_interleave(hq // hk, dim=1) for t in (k, v))
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 
-                def layer():
-                    y = F.rms_norm(x, (hid,), g1)
-                    q, k, v = (y @ wqkv).split([hq * d, hk * d, hk * d], dim=-1)
-                    q = rope(q.view(b, s, hq, d).transpose(1, 2))
-                    k = rope(k.view(b, s, hk, d).transpose(1, 2))
-                    v = v.view(b, s, hk, d).transpose(1, 2)
-                    o = attend(q, k, v)
-                    x2 = x + o.transpose(1, 2).reshape(tokens, hq * d) @ wo
-                    a, c = (F.rms_norm(x2, (hid,), g2) @ w1).chunk(2, dim=-1)
-                    return x2 + (F.silu(a) * c) @ w2
+            def body(attention):
+                y = F.rms_norm(x, (hid,), g1)
+                q, k, v = (y @ wqkv).split([hq * d, hk * d, hk * d], dim=-1)
+                q = rope(q.view(b, s, hq, d).transpose(1, 2))
+                k = rope(k.view(b, s, hk, d).transpose(1, 2))
+                v = v.view(b, s, hk, d).transpose(1, 2)
+                o = attention(q, k, v)
+                x2 = x + o.transpose(1, 2).reshape(tokens, hq * d) @ wo
+                a, c = (F.rms_norm(x2, (hid,), g2) @ w1).chunk(2, dim=-1)
+                return x2 + (F.silu(a) * c) @ w2
 
-                if compiled:
-                    def eager_layer():
-                        y = F.rms_norm(x, (hid,), g1)
-                        q, k, v = (y @ wqkv).split([hq * d, hk * d, hk * d], dim=-1)
-                        q = rope(q.view(b, s, hq, d).transpose(1, 2))
-                        k = rope(k.view(b, s, hk, d).transpose(1, 2))
-                        v = v.view(b, s, hk, d).transpose(1, 2)
-                        o = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=hq != hk)
-                        x2 = x + o.transpose(1, 2).reshape(tokens, hq * d) @ wo
-                        a, c = (F.rms_norm(x2, (hid,), g2) @ w1).chunk(2, dim=-1)
-                        return x2 + (F.silu(a) * c) @ w2
-                    layer = torch.compile(eager_layer)
-                grad = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16)
-                with sdpa_kernel([SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION]):
-                    if compiled:  # compile (forward and backward) before anything is timed
-                        layer().backward(grad)
-                        torch.cuda.synchronize()
-                    lf, lb = _timed_passes(layer, lambda r: r.backward(grad), warm_s, iters)
-                    # the GEMMs alone: forward, then dgrad and wgrad of each, in the layer's order
-                    shapes = [(tokens, (hq + 2 * hk) * d, hid), (tokens, hid, hq * d), (tokens, 2 * f, hid),
-                              (tokens, hid, f)]
-                    fw = [make_gemm("bf16", "fwd", m, n, k)[0] for m, n, k in shapes]
-                    bw = [g for m, n, k in reversed(shapes)
-                          for g in (make_gemm("bf16", "dgrad", m, k, n)[0], make_gemm("bf16", "wgrad", k, n, m)[0])]
-                    gf, gb = _timed_passes(lambda: [g() for g in fw], lambda _: [g() for g in bw], warm_s / 2, iters)
-                    fw = bw = None
-                    qa = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
-                    ka, va = (torch.randn(b, hk, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
-                              for _ in range(2))
-                    go = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16)
-                    af, ab = _timed_passes(
-                        lambda: attend(qa, ka, va),
-                        lambda o: o.backward(go), warm_s / 2, iters)
-                    kernels.extend(_layer_kernels(name, tp, layer, grad))
-                clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
-                power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
-                rf, rb = lf - gf - af, lb - gb - ab
-                w.row(model=name, tp=tp, tokens=tokens, hidden=hid, layer_fwd_us=f"{lf*1e6:.1f}",
-                      layer_bwd_us=f"{lb*1e6:.1f}", gemm_fwd_us=f"{gf*1e6:.1f}", gemm_bwd_us=f"{gb*1e6:.1f}",
-                      attention_fwd_us=f"{af*1e6:.1f}", attention_bwd_us=f"{ab*1e6:.1f}",
-                      rest_fwd_us=f"{rf*1e6:.1f}", rest_bwd_us=f"{rb*1e6:.1f}",
-                      rest_fwd_ps_per_element=f"{rf*1e12/(tokens*hid):.2f}",
-                      rest_bwd_ps_per_element=f"{rb*1e12/(tokens*hid):.2f}", sm_clock_mhz=clock, power_w=power)
-            except Exception as ex:  # noqa: BLE001
-                print(f"layer {name} tp{tp}: {type(ex).__name__}: {str(ex)[:300]}")
-            finally:
-                wqkv = wo = w1 = w2 = g1 = g2 = x = qa = ka = va = go = grad = None
+            def direct(q, k, v):  # what torch.compile traces: no fallback inside
+                return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=hq != hk)
+
+            layer = torch.compile(lambda: body(direct)) if compiled else (lambda: body(attend))
+
+            grad = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16)
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION]):
+                if compiled:  # compile (forward and backward) before anything is timed
+                    layer().backward(grad)
+                    torch.cuda.synchronize()
+                lf, lb = _timed_passes(layer, lambda r: r.backward(grad), warm_s, iters)
+                # the GEMMs alone: forward, then dgrad and wgrad of each, in the layer's order
+                shapes = [(tokens, (hq + 2 * hk) * d, hid), (tokens, hid, hq * d), (tokens, 2 * f, hid),
+                          (tokens, hid, f)]
+                fw = [make_gemm("bf16", "fwd", m, n, k)[0] for m, n, k in shapes]
+                bw = [g for m, n, k in reversed(shapes)
+                      for g in (make_gemm("bf16", "dgrad", m, k, n)[0], make_gemm("bf16", "wgrad", k, n, m)[0])]
+                gf, gb = _timed_passes(lambda: [g() for g in fw], lambda _: [g() for g in bw], warm_s / 2, iters)
+                fw = bw = None
+                qa = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+                ka, va = (torch.randn(b, hk, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+                          for _ in range(2))
+                go = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16)
+                af, ab = _timed_passes(
+                    lambda: attend(qa, ka, va),
+                    lambda o: o.backward(go), warm_s / 2, iters)
+                kernels.extend(_layer_kernels(name, tp, layer, grad))
+            clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+            power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+            rf, rb = lf - gf - af, lb - gb - ab
+            w.row(model=name, tp=tp, tokens=tokens, hidden=hid, layer_fwd_us=f"{lf*1e6:.1f}",
+                  layer_bwd_us=f"{lb*1e6:.1f}", gemm_fwd_us=f"{gf*1e6:.1f}", gemm_bwd_us=f"{gb*1e6:.1f}",
+                  attention_fwd_us=f"{af*1e6:.1f}", attention_bwd_us=f"{ab*1e6:.1f}",
+                  rest_fwd_us=f"{rf*1e6:.1f}", rest_bwd_us=f"{rb*1e6:.1f}",
+                  rest_fwd_ps_per_element=f"{rf*1e12/(tokens*hid):.2f}",
+                  rest_bwd_ps_per_element=f"{rb*1e12/(tokens*hid):.2f}", sm_clock_mhz=clock, power_w=power)
+        except Exception as ex:  # noqa: BLE001
+            print(f"layer {name} tp{tp}: {type(ex).__name__}: {str(ex)[:300]}")
+        finally:
+            wqkv = wo = w1 = w2 = g1 = g2 = x = qa = ka = va = go = grad = None
     with open(os.path.join(out, f"{name_of}_kernels.csv"), "w", newline="") as f:
         kw = csv.writer(f)
         kw.writerow(["model", "tp", "category", "kernel", "calls_per_step", "us_per_step"])
