@@ -52,6 +52,30 @@ def flush_l2():
     FLUSH.zero_()
 
 
+def quantile(ts, p):
+    """The p-quantile of the times ts (nearest rank)."""
+    ts = sorted(ts)
+    return ts[min(len(ts) - 1, int(p * (len(ts) - 1) + 0.5))]
+
+
+def timed_passes(fwd, bwd, warm_s, iters):
+    """Seconds of fwd() and of bwd(fwd's result) in each of `iters` back-to-back runs, events
+    recorded inside the running loop, after warm_s of the same loop."""
+    t_end = time.time() + warm_s
+    while time.time() < t_end:
+        bwd(fwd())
+        torch.cuda.synchronize()
+    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(3)] for _ in range(iters)]
+    for it in range(iters):
+        ev[it][0].record()
+        r = fwd()
+        ev[it][1].record()
+        bwd(r)
+        ev[it][2].record()
+    torch.cuda.synchronize()
+    return [e[0].elapsed_time(e[1]) * 1e-3 for e in ev], [e[1].elapsed_time(e[2]) * 1e-3 for e in ev]
+
+
 def time_call(fn, min_reps=10, max_reps=100, target_s=0.25, warmup=5):
     """Median, p10, p90 seconds of fn() per call, L2 flushed before each."""
     for _ in range(warmup):
@@ -74,9 +98,8 @@ def time_call(fn, min_reps=10, max_reps=100, target_s=0.25, warmup=5):
         fn()
         ends[i].record()
     torch.cuda.synchronize()
-    ts = sorted(a.elapsed_time(b) * 1e-3 for a, b in zip(starts, ends))
-    q = lambda p: ts[min(len(ts) - 1, int(p * (len(ts) - 1) + 0.5))]
-    return q(0.5), q(0.1), q(0.9), reps
+    ts = [a.elapsed_time(b) * 1e-3 for a, b in zip(starts, ends)]
+    return quantile(ts, 0.5), quantile(ts, 0.1), quantile(ts, 0.9), reps
 
 
 def nvml():
@@ -419,8 +442,8 @@ def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
                 clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
                 power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
                 for i, (fam, p, m, n, k) in enumerate(seq):
-                    ts = sorted(ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters))
-                    q = lambda x: ts[min(len(ts) - 1, int(x * (len(ts) - 1) + 0.5))]
+                    ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                    q = lambda x: quantile(ts, x)
                     w.row(family=fam, **{"pass": p}, precision=prec, m=m, n=n, k=k,
                           median_us=f"{q(0.5)*1e6:.2f}", p10_us=f"{q(0.1)*1e6:.2f}", p90_us=f"{q(0.9)*1e6:.2f}",
                           tflops=f"{2*m*n*k/q(0.5)/1e12:.1f}", sm_clock_mhz=clock, power_w=power)
@@ -450,60 +473,31 @@ def run_attention_sequence(out, deadline, nv, warm_s=0.5, iters=10):
             q, k, v = (torch.randn(b, hh, sl, d, device=DEV, dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
             g = torch.randn(b, hh, sl, d, device=DEV, dtype=torch.bfloat16)
             with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
-                t_end = time.time() + (3.0 if first else warm_s)
+                fw, bw = timed_passes(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                                      lambda o: o.backward(g), 3.0 if first else warm_s, iters)
                 first = False
-                while time.time() < t_end:
-                    F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(g)
-                    torch.cuda.synchronize()
-                ev = [[torch.cuda.Event(enable_timing=True) for _ in range(3)] for _ in range(iters)]
-                for it in range(iters):
-                    ev[it][0].record()
-                    o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-                    ev[it][1].record()
-                    o.backward(g)
-                    ev[it][2].record()
-                torch.cuda.synchronize()
             clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
             power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
-            fw = sorted(e[0].elapsed_time(e[1]) * 1e-3 for e in ev)
-            bw = sorted(e[1].elapsed_time(e[2]) * 1e-3 for e in ev)
-            q_ = lambda ts, x: ts[min(len(ts) - 1, int(x * (len(ts) - 1) + 0.5))]
             ff = 4 * b * hh * sl * sl * d / 2  # causal half of the forward's FLOPs; backward 2.5x
             w.row(backend="cudnn", batch=b, heads=hh, seq=sl, head_dim=d,
-                  fwd_us=f"{q_(fw, .5)*1e6:.1f}", bwd_us=f"{q_(bw, .5)*1e6:.1f}",
-                  fwd_p10_us=f"{q_(fw, .1)*1e6:.1f}", fwd_p90_us=f"{q_(fw, .9)*1e6:.1f}",
-                  bwd_p10_us=f"{q_(bw, .1)*1e6:.1f}", bwd_p90_us=f"{q_(bw, .9)*1e6:.1f}",
-                  fwd_tflops=f"{ff/q_(fw, .5)/1e12:.1f}", bwd_tflops=f"{2.5*ff/q_(bw, .5)/1e12:.1f}",
+                  fwd_us=f"{quantile(fw, .5)*1e6:.1f}", bwd_us=f"{quantile(bw, .5)*1e6:.1f}",
+                  fwd_p10_us=f"{quantile(fw, .1)*1e6:.1f}", fwd_p90_us=f"{quantile(fw, .9)*1e6:.1f}",
+                  bwd_p10_us=f"{quantile(bw, .1)*1e6:.1f}", bwd_p90_us=f"{quantile(bw, .9)*1e6:.1f}",
+                  fwd_tflops=f"{ff/quantile(fw, .5)/1e12:.1f}", bwd_tflops=f"{2.5*ff/quantile(bw, .5)/1e12:.1f}",
                   sm_clock_mhz=clock, power_w=power)
         except Exception as ex:  # noqa: BLE001
             print(f"attention-sequence b{b} h{hh} s{sl}: {type(ex).__name__}: {str(ex)[:200]}")
         finally:
-            q = k = v = g = o = None
+            q = k = v = g = None
     return w.rows
 
 
 # ---------------------------------------------------------------- a whole layer
 
-def _median(ts):
-    ts = sorted(ts)
-    return ts[len(ts) // 2]
-
-
-def _timed_passes(fwd, bwd, warm_s, iters):
-    """Median seconds of fwd() and of bwd(fwd's result), run back to back for warm_s first."""
-    t_end = time.time() + warm_s
-    while time.time() < t_end:
-        bwd(fwd())
-        torch.cuda.synchronize()
-    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(3)] for _ in range(iters)]
-    for it in range(iters):
-        ev[it][0].record()
-        r = fwd()
-        ev[it][1].record()
-        bwd(r)
-        ev[it][2].record()
-    torch.cuda.synchronize()
-    return (_median(e[0].elapsed_time(e[1]) * 1e-3 for e in ev), _median(e[1].elapsed_time(e[2]) * 1e-3 for e in ev))
+def _median_passes(fwd, bwd, warm_s, iters):
+    """Median seconds of fwd() and of bwd(fwd's result) run back to back (timed_passes)."""
+    fw, bw = timed_passes(fwd, bwd, warm_s, iters)
+    return quantile(fw, 0.5), quantile(bw, 0.5)
 
 
 def run_layer(out, deadline, nv, warm_s=1.0, iters=10, compiled=False):
@@ -579,20 +573,20 @@ def run_layer(out, deadline, nv, warm_s=1.0, iters=10, compiled=False):
                 if compiled:  # compile (forward and backward) before anything is timed
                     layer().backward(grad)
                     torch.cuda.synchronize()
-                lf, lb = _timed_passes(layer, lambda r: r.backward(grad), warm_s, iters)
+                lf, lb = _median_passes(layer, lambda r: r.backward(grad), warm_s, iters)
                 # the GEMMs alone: forward, then dgrad and wgrad of each, in the layer's order
                 shapes = [(tokens, (hq + 2 * hk) * d, hid), (tokens, hid, hq * d), (tokens, 2 * f, hid),
                           (tokens, hid, f)]
                 fw = [make_gemm("bf16", "fwd", m, n, k)[0] for m, n, k in shapes]
                 bw = [g for m, n, k in reversed(shapes)
                       for g in (make_gemm("bf16", "dgrad", m, k, n)[0], make_gemm("bf16", "wgrad", k, n, m)[0])]
-                gf, gb = _timed_passes(lambda: [g() for g in fw], lambda _: [g() for g in bw], warm_s / 2, iters)
+                gf, gb = _median_passes(lambda: [g() for g in fw], lambda _: [g() for g in bw], warm_s / 2, iters)
                 fw = bw = None
                 qa = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
                 ka, va = (torch.randn(b, hk, s, d, device=DEV, dtype=torch.bfloat16, requires_grad=True)
                           for _ in range(2))
                 go = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16)
-                af, ab = _timed_passes(
+                af, ab = _median_passes(
                     lambda: attend(qa, ka, va),
                     lambda o: o.backward(go), warm_s / 2, iters)
                 kernels.extend(_layer_kernels(name, tp, layer, grad))
