@@ -77,8 +77,10 @@ TEST_CASE("error message: collective flags") {
     check_errors({
         {head + "--preset lab-system1 --algo ring", "--algo: applies to the nccl backend only (this system uses astra-unaware)"},
         {head + "--preset lab-system1 --proto LL", "--proto: applies to the nccl backend only (this system uses astra-unaware)"},
-        {head + "--preset hgx-h100 --algo fast", "--algo: expected ring, tree, nvls, nvls-tree or pat, got 'fast'"},
-        {head + "--preset hgx-h100 --proto LL64", "--proto: expected LL, LL128 or Simple, got 'LL64'"},
+        {head + "--preset hgx-h100 --algo fast", "--algo: expected Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT (a list, '^' first to "
+                                                  "exclude, 'allreduce:' for one collective), got 'fast'"},
+        {head + "--preset hgx-h100 --proto LL64", "--proto: expected LL, LL128 or Simple (a list, '^' first to exclude, 'allreduce:' for one "
+                                                  "collective), got 'LL64'"},
         {head + "--preset hgx-h100 --format xml", "--format: expected table, csv or json, got 'xml'"},
         {head + "--preset hgx-h100 --units hours", "--units: expected us, ns, ms, s or cycles, got 'hours'"},
         {head + "--preset h100-ib-ndr400 --npus 8 --nodes 2", "--npus: give either --npus or --nodes/--gpus-per-node, not both"},

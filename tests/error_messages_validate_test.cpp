@@ -164,9 +164,11 @@ TEST_CASE("error message: nccl-tests datasets") {
         {"errmsg-sweep-nccl6", "nccl-tests", kNcclHeader, lab + "protocol = \"LL\"\n", true,
          ":6:12: dataset[0].protocol: forcing an algorithm or protocol needs a preset with an [nccl] table"},
         {"errmsg-sweep-nccl7", "nccl-tests", kNcclHeader, hgx + "algorithm = \"rings\"\n", true,
-         ":6:13: dataset[0].algorithm: expected ring, tree, nvls, nvls-tree or pat, got 'rings'"},
+         ":6:13: dataset[0].algorithm: expected Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT (a list, "
+         "'^' first to exclude, 'allreduce:' for one collective), got 'rings'"},
         {"errmsg-sweep-nccl8", "nccl-tests", kNcclHeader, hgx + "protocol = \"fast\"\n", true,
-         ":6:12: dataset[0].protocol: expected LL, LL128 or Simple, got 'fast'"},
+         ":6:12: dataset[0].protocol: expected LL, LL128 or Simple (a list, '^' first to exclude, 'allreduce:' for one "
+         "collective), got 'fast'"},
     });
 }
 

@@ -274,7 +274,7 @@ TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, t
     // channels on the one NIC (nccl_topology: 2 x 24, postset 4), bus
     // min(360, 49.15) = 49.15 GB/s; fill: step 1 MiB / (4 x 4) = 65536 B over
     // 49.15/4 GB/s = 5333.5 ns; 1048576 x 3/4 / 49.15 = 16000.7 ns.
-    const Run ring = run(ib, CollectiveKind::AllGather, MiB, 4, 1, {NcclAlgorithm::Ring, NcclProtocol::Simple});
+    const Run ring = run(ib, CollectiveKind::AllGather, MiB, 4, 1, NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::Simple));
     CHECK(ring.algorithm == "ring/Simple");
     CHECK(ring.channels == 4);
     CHECK(ring.us == doctest::Approx(71.73420).epsilon(1e-6));
@@ -282,7 +282,7 @@ TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, t
     // bus min(49.15 x 0.92 = 45.218, 2 x 36.0) = 45.218, algbw 22.609 GB/s:
     // 65536 / 22.609 = 2898.67 ns.
     const Run tree =
-        run(ib, CollectiveKind::AllReduce, 64 * 1024, 4, 1, {NcclAlgorithm::Tree, NcclProtocol::Simple});
+        run(ib, CollectiveKind::AllReduce, 64 * 1024, 4, 1, NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::Simple));
     CHECK(tree.algorithm == "tree/Simple");
     CHECK(tree.us == doctest::Approx(67.29867).epsilon(1e-6));
 }
@@ -298,7 +298,7 @@ TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per dir
     // maintainers: "2x less traffic on the network than on the intra-node
     // connections", NVIDIA/nccl#946). Forced tree/Simple, 16 GiB, H100 NDR.
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
-    const NcclForce tree_simple{NcclAlgorithm::Tree, NcclProtocol::Simple};
+    const NcclForce tree_simple = NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::Simple);
     // 2 x 1: one NIC at its payload 49.15, doubled: 98.3; bus min(98.3 x 0.92 =
     // 90.436, 2 graph channels x 41.4 = 82.8) = 82.8, algbw 41.4 GB/s (one H100
     // per node over NDR, NCCL_ALGO=Tree: 41.3 GB/s measured at 32 MiB and still
@@ -329,7 +329,7 @@ TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per dir
 
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
     const Preset h100 = load_preset("hgx-h100", kDirs);
-    const Run r = run(h100, CollectiveKind::AllReduce, GiB, 1, 8, {NcclAlgorithm::Ring, {}});
+    const Run r = run(h100, CollectiveKind::AllReduce, GiB, 1, 8, NcclForce::only(NcclAlgorithm::Ring, std::nullopt));
     // 8.4 + 14 x 3.4 = 56 us; fill 524288 / (360/24) = 34952.5 ns (step 1 GiB/192,
     // capped at 512 KiB); 1073741824 x 14/8 / 360 = 5219578.3 ns.
     CHECK(r.algorithm == "ring/Simple");
@@ -339,12 +339,12 @@ TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
 TEST_CASE("an algorithm NCCL does not have for the collective is an error naming what there is") {
     const Preset h100 = load_preset("hgx-h100", kDirs);
     try {
-        run(h100, CollectiveKind::AllGather, MiB, 1, 8, {NcclAlgorithm::Tree, {}});
+        run(h100, CollectiveKind::AllGather, MiB, 1, 8, NcclForce::only(NcclAlgorithm::Tree, std::nullopt));
         FAIL("expected an InputError");
     } catch (const InputError& e) {
         CHECK(std::string(e.what()) ==
-              "nccl: no algorithm tree available for all-gather on 8 GPUs in 1 node (available: ring/LL, "
-              "ring/LL128, ring/Simple, nvls/Simple)");
+              "nccl: NCCL_ALGO / NCCL_PROTO leave tree; LL, LL128, Simple for all-gather on 8 GPUs in 1 node, "
+              "and none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple)");
     }
 }
 

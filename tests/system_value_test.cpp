@@ -52,7 +52,7 @@ TEST_CASE("a forced NCCL algorithm is part of the query, not of the system") {
     const std::uint64_t GiB = 1u << 30;
     // Forced ring (nccl_model_test.cpp): 8.4 + 14 x 3.4 = 56 us; fill 524288 / (360/24) ns;
     // 1073741824 x 14/8 / 360 ns of data.
-    const CollectiveResult ring = collective_time(h100, {CollectiveKind::AllReduce, GiB, all, {NcclAlgorithm::Ring, {}}});
+    const CollectiveResult ring = collective_time(h100, {CollectiveKind::AllReduce, GiB, all, NcclForce::only(NcclAlgorithm::Ring, std::nullopt)});
     CHECK(std::string(ring.algorithm) == "ring/Simple");
     CHECK(ring.time_ns / 1000.0 == doctest::Approx(5310.5308).epsilon(1e-7));
     // The same system asked without a force: NCCL's own choice, nvls (its 1 GiB estimate

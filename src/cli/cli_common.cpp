@@ -36,16 +36,8 @@ NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo
     if (system.system.backend != NetworkBackend::Nccl || !system.system.nccl())
         throw InputError({flag, 0, 0, ""}, "applies to the nccl backend only (this system uses " +
                                                std::string(network_backend_name(system.system.backend)) + ")");
-    if (!algo.empty()) {
-        const auto parsed = parse_nccl_algorithm(algo);
-        if (!parsed) throw InputError({"--algo", 0, 0, ""}, "expected ring, tree, nvls, nvls-tree or pat, got '" + algo + "'");
-        force.algorithm = *parsed;
-    }
-    if (!proto.empty()) {
-        const auto parsed = parse_nccl_protocol(proto);
-        if (!parsed) throw InputError({"--proto", 0, 0, ""}, "expected LL, LL128 or Simple, got '" + proto + "'");
-        force.protocol = *parsed;
-    }
+    apply_nccl_algo(force, algo, {"--algo", 0, 0, ""});
+    apply_nccl_proto(force, proto, {"--proto", 0, 0, ""});
     return force;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collective/backend.h"
+#include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "config/system_source.h"
 #include "core/units.h"
@@ -28,9 +29,10 @@ void add_system_options(CLI::App& command, SystemOptions& options, bool shape = 
 
 enum class OutputFormat { Table, Csv, Json };
 
-/// --algo / --proto for the nccl backend (NCCL_ALGO / NCCL_PROTO), for the
-/// queries to carry (nothing forced when both are empty); throws InputError
-/// naming the flag for a bad name or another backend.
+/// --algo / --proto for the nccl backend, in NCCL_ALGO / NCCL_PROTO's own
+/// syntax (nccl_force.h), for the queries to carry (nothing forced when both
+/// are empty); throws InputError naming the flag for a bad setting or another
+/// backend.
 dtcalc::NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo, const std::string& proto);
 
 /// A text workload's training graph holds every layer of every pass: more

@@ -232,9 +232,9 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
                         "gives one row per count (1..128)");
     command->add_option("--gpus-per-node", options->gpus_per_node, "GPUs per node: the innermost dimension");
     command->add_option("--algo", options->algo,
-                        "nccl backend: force the algorithm like NCCL_ALGO (ring | tree | nvls | nvls-tree | pat)");
+                        "nccl backend: NCCL_ALGO, in its syntax: ring | tree | nvls | nvlstree | pat, a list, ^ to exclude, allreduce:tree");
     command->add_option("--proto", options->proto,
-                        "nccl backend: force the protocol like NCCL_PROTO (LL | LL128 | Simple)");
+                        "nccl backend: NCCL_PROTO, in its syntax: LL | LL128 | Simple, a list, ^ to exclude, allreduce:LL128");
     add_system_options(*command, options->system, /*shape=*/false);
     command->add_option("--units", options->units, "us | ns | ms | s | cycles (default us)");
     command->add_option("--format", options->format, "table | csv | json (default table)");

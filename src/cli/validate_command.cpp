@@ -24,6 +24,7 @@ struct ValidateOptions {
     bool verbose = false;
     std::string preset;  // for --dataset files and folders
     std::optional<int> nodes, gpus_per_node;
+    std::string algo, proto;  // NCCL_ALGO / NCCL_PROTO for --dataset files and folders
 };
 
 // ./validation/gates.toml when run from a checkout, else the source tree's.
@@ -54,6 +55,10 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
     if (paths.empty() && (options.nodes || options.gpus_per_node))
         throw InputError({options.nodes ? "--nodes" : "--gpus-per-node", 0, 0, ""},
                          "only for --dataset files and folders of nccl-tests output");
+    if (paths.empty() && (!options.algo.empty() || !options.proto.empty()))
+        throw InputError({options.algo.empty() ? "--proto" : "--algo", 0, 0, ""},
+                         "only for --dataset files and folders; the gates file sets each dataset's algorithm and "
+                         "protocol");
     ValidationPlan plan;
     if (named) plan = load_validation_plan(options.gates.empty() ? default_gates_path() : options.gates);
     else plan.path = "the command line";
@@ -65,6 +70,10 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
         spec.preset = options.preset;
         spec.shape = {options.nodes, options.gpus_per_node};
         spec.where = {"--dataset", 0, 0, ""};
+        spec.algorithm = options.algo;
+        spec.protocol = options.proto;
+        spec.algorithm_where = {"--algo", 0, 0, ""};
+        spec.protocol_where = {"--proto", 0, 0, ""};
         plan.datasets.push_back(std::move(spec));
     }
     const ValidationReport report = run_validation(plan, {preset_dirs, model_dirs}, options.datasets);
@@ -101,6 +110,11 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
     command->add_option("--nodes", options->nodes, "Nodes, for nccl-tests logs without rank lines");
     command->add_option("--gpus-per-node", options->gpus_per_node,
                         "GPUs per node, for nccl-tests logs without rank lines");
+    command->add_option("--algo", options->algo,
+                        "NCCL_ALGO the --dataset runs were made with, in its syntax (ring, ^nvls, allreduce:tree); "
+                        "a log's NCCL_DEBUG=INFO lines say it themselves");
+    command->add_option("--proto", options->proto,
+                        "NCCL_PROTO the --dataset runs were made with, in its syntax (LL128, ^LL, allreduce:Simple)");
     command->callback([options, &preset_dirs, &model_dirs] { run_validate(*options, preset_dirs, model_dirs); });
 }
 

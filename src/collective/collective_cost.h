@@ -26,6 +26,7 @@
 
 #include "collective/backend.h"
 #include "collective/comm_group.h"
+#include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "core/collective_kind.h"
 #include "network/network.h"

@@ -53,8 +53,8 @@ struct DatasetSpec {
     std::string kind;
     std::string file;    ///< resolved against the gates file's folder
     std::string preset;  ///< system to predict with (a name or a .toml path)
-    std::string algorithm;  ///< nccl: force like NCCL_ALGO; empty = NCCL's choice
-    std::string protocol;   ///< nccl: force like NCCL_PROTO
+    std::string algorithm;  ///< nccl: an NCCL_ALGO value (nccl_force.h); empty = NCCL's choice
+    std::string protocol;   ///< nccl: an NCCL_PROTO value
     InputLocation algorithm_where, protocol_where;  ///< where each was given
     /// Further files a kind needs (name, path resolved like `file`).
     std::vector<std::pair<std::string, std::string>> inputs;

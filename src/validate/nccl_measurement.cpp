@@ -18,7 +18,15 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
     }
     shaped.config = system.config;
     shaped.backend = system.backend;
-    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), force};
+    if (!row.force.unset() && !force.unset() && !(row.force == force))
+        throw InputError(row.where, "the run states its own NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
+                                        ") and they differ from the algorithm / protocol forced for the dataset; "
+                                        "give one or the other");
+    if (!row.force.unset() && !system.nccl())
+        throw InputError(row.where, "the run sets NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
+                                        "), which needs a preset with an [nccl] table");
+    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network),
+                                row.force.unset() ? force : row.force};
     try {
         return collective_time(shaped, query);
     } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "collective/collective_cost.h"
+#include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "compute/system.h"
 #include "core/collective_kind.h"
@@ -22,6 +23,10 @@ struct NcclMeasurement {
     double time_us = 0;       ///< out-of-place time, > 0
     InputLocation where;      ///< the row: file and line
     std::string source;       ///< where the measurement comes from (a CSV's source_url, else file:line)
+    /// NCCL_ALGO / NCCL_PROTO the run was made with, where its input states
+    /// them (a log's NCCL_DEBUG=INFO lines); unset otherwise.
+    NcclForce force;
+    std::string force_origin;  ///< where `force` was read ("file:line"), for messages
 
     int gpus() const { return nodes * gpus_per_node; }
 };
@@ -32,7 +37,10 @@ std::string nccl_group_name(const NcclMeasurement& row);
 
 /// dtcalc's prediction of `row` on `system` (a preset's) reshaped to the row's
 /// nodes x GPUs per node (network/cluster_shape.h), the whole cluster as the
-/// communicator. Throws InputError at the row for a shape the system cannot take.
+/// communicator, with NCCL's choice restricted by the row's own NCCL_ALGO /
+/// NCCL_PROTO, else by `force` (a dataset's or the command line's). Throws
+/// InputError at the row for a shape the system cannot take, and where the
+/// row's settings and `force` differ.
 CollectiveResult predict_nccl_measurement(const System& system, const NcclForce& force, const NcclMeasurement& row);
 
 }  // namespace dtcalc

@@ -15,7 +15,7 @@ namespace dtcalc {
 NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
     if (spec.algorithm.empty() && spec.protocol.empty()) return {};
     auto at = [&](const InputLocation& where, const char* key) {
-        if (where.line > 0) return where;
+        if (where.line > 0 || !where.file.empty()) return where;  // a gates key, or a flag
         InputLocation entry = spec.where;  // a spec built in code: the entry, with the key
         entry.key = key;
         return entry;
@@ -26,16 +26,8 @@ NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
         throw InputError(spec.algorithm.empty() ? protocol_at : algorithm_at,
                          "forcing an algorithm or protocol needs a preset with an [nccl] table");
     NcclForce force;
-    if (!spec.algorithm.empty()) {
-        const auto a = parse_nccl_algorithm(spec.algorithm);
-        if (!a) throw InputError(algorithm_at, "expected ring, tree, nvls, nvls-tree or pat, got '" + spec.algorithm + "'");
-        force.algorithm = *a;
-    }
-    if (!spec.protocol.empty()) {
-        const auto p = parse_nccl_protocol(spec.protocol);
-        if (!p) throw InputError(protocol_at, "expected LL, LL128 or Simple, got '" + spec.protocol + "'");
-        force.protocol = *p;
-    }
+    apply_nccl_algo(force, spec.algorithm, algorithm_at);
+    apply_nccl_proto(force, spec.protocol, protocol_at);
     return force;
 }
 

@@ -8,6 +8,7 @@
 // Groups: "<collective>/<gpus>gpu/<nodes>node". Files of training cases among
 // the inputs (`validate --dataset my-runs/`) are predicted as the "training"
 // kind predicts them, grouped by their metric.
+#include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "compute/system.h"
 #include "validate/dataset_kind.h"
@@ -16,8 +17,8 @@ namespace dtcalc {
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context);
 
-/// The dataset's `algorithm` / `protocol` (empty: NCCL's choice), for its
-/// queries to carry. Throws InputError at the key for a bad name or a system
+/// The dataset's `algorithm` / `protocol`, NCCL_ALGO / NCCL_PROTO values in
+/// NCCL's syntax (nccl_force.h; empty: NCCL's choice), for its queries to carry. Throws InputError at the key for a bad name or a system
 /// without NCCL parameters.
 NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec);
 

@@ -114,8 +114,20 @@ struct LogRow {
     double time_us = 0;
 };
 
+// One "NCCL INFO NCCL_ALGO set by environment to X" line (NCCL_DEBUG=INFO).
+struct EnvSetting {
+    std::string value;
+    int line = 0;
+};
+
+// What a run's NCCL_DEBUG output says NCCL_ALGO and NCCL_PROTO were.
+struct EnvSettings {
+    std::optional<EnvSetting> algo, proto;
+};
+
 struct Run {
     int header_line = 0;  // the "# nThread" line
+    EnvSettings env;
     std::string program;
     int program_line = 0;
     std::vector<std::pair<std::string, int>> rank_hosts;  // host, line
@@ -290,6 +302,17 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
     const Shape shape = run_shape(run, path, given);
     const int ranks = shape.nodes * shape.gpus_per_node;
     const CollectiveKind kind = run_collective(run, path, ranks);
+    NcclForce force;
+    std::string origin;
+    if (run.env.algo) {
+        apply_nccl_algo(force, run.env.algo->value, {path, run.env.algo->line, 0, "NCCL_ALGO"});
+        origin = fmt::format("NCCL_ALGO={} at {}:{}", run.env.algo->value, path, run.env.algo->line);
+    }
+    if (run.env.proto) {
+        apply_nccl_proto(force, run.env.proto->value, {path, run.env.proto->line, 0, "NCCL_PROTO"});
+        origin += fmt::format("{}NCCL_PROTO={} at {}:{}", origin.empty() ? "" : ", ", run.env.proto->value, path,
+                              run.env.proto->line);
+    }
     for (const LogRow& row : run.rows) {
         check_row_fits(row, kind, ranks, path);
         NcclMeasurement m;
@@ -300,8 +323,38 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
         m.time_us = row.time_us;
         m.where = {path, row.line, 0, ""};
         m.source = path + ":" + std::to_string(row.line);
+        m.force = force;
+        m.force_origin = origin;
         out.push_back(std::move(m));
     }
+}
+
+// "host:pid:tid [dev] NCCL INFO NCCL_ALGO set by environment to Ring"
+// (src/graph/tuning.cc, ncclTopoTuneModel): the variable and its value.
+std::optional<std::pair<std::string, std::string>> env_setting(std::string_view line) {
+    static constexpr std::string_view kInfo = "NCCL INFO ";
+    static constexpr std::string_view kSet = " set by environment to ";
+    const std::size_t info = line.find(kInfo);
+    if (info == std::string_view::npos) return std::nullopt;
+    std::string_view rest = line.substr(info + kInfo.size());
+    for (std::string_view variable : {std::string_view("NCCL_ALGO"), std::string_view("NCCL_PROTO")}) {
+        if (!rest.starts_with(variable) || !rest.substr(variable.size()).starts_with(kSet)) continue;
+        std::string_view value = rest.substr(variable.size() + kSet.size());
+        while (!value.empty() && (value.back() == '\r' || value.back() == ' ' || value.back() == '\t'))
+            value.remove_suffix(1);
+        return std::make_pair(std::string(variable), std::string(value));
+    }
+    return std::nullopt;
+}
+
+// Record one setting line; every rank prints it, and they must agree.
+void record_setting(std::optional<EnvSetting>& slot, const std::string& variable, const std::string& value,
+                    int line, const std::string& path) {
+    if (slot && slot->value != value)
+        fail(path, line,
+             fmt::format("{} set to '{}' here but to '{}' at line {} for the same run", variable, value, slot->value,
+                         slot->line));
+    if (!slot) slot = EnvSetting{value, line};
 }
 
 }  // namespace
@@ -335,6 +388,8 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
     if (!looks_like_nccl_tests_log(text)) fail(path, 1, not_output);
     std::vector<NcclMeasurement> out;
     std::optional<Run> run;
+    bool run_done = false;  // the run's table ended: settings printed now are the next run's
+    EnvSettings pending;    // settings printed before the run they belong to began
     std::string pending_program;
     int pending_program_line = 0;
     bool in_table = false;
@@ -348,6 +403,12 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         ++line_number;
         const auto tokens = split_blanks(line);
         if (tokens.empty()) continue;
+        if (const auto setting = env_setting(line)) {
+            EnvSettings& into = run && !run_done ? run->env : pending;
+            record_setting(setting->first == "NCCL_ALGO" ? into.algo : into.proto, setting->first, setting->second,
+                           line_number, path);
+            continue;
+        }
         if (tokens[0] != "#") {
             // A '#' glued to a word ("#wrong") only appears inside header lines; rows start with a size.
             if (!tokens[0].starts_with("#") && in_table && all_digits(tokens[0]))
@@ -366,6 +427,9 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             if (run) finish_run(*run, path, shape, out);
             run.emplace();
             run->header_line = line_number;
+            run->env = std::move(pending);
+            pending = {};
+            run_done = false;
             run->program = pending_program;
             run->program_line = pending_program_line;
             pending_program.clear();
@@ -389,7 +453,10 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             in_table = true;
             continue;
         }
-        if (tokens.size() >= 3 && (tokens[1] == "Out" || tokens[1] == "Avg")) in_table = false;
+        if (tokens.size() >= 3 && (tokens[1] == "Out" || tokens[1] == "Avg")) {
+            in_table = false;
+            if (run && !run->rows.empty()) run_done = true;
+        }
     }
     if (run) finish_run(*run, path, shape, out);
     if (out.empty()) fail(path, 0, "nccl-tests output without result rows (no run got as far as its table)");

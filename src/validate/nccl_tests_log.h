@@ -34,8 +34,16 @@
 // = ranks / nodes (every host must have as many). `--nodes` / `--gpus-per-node`
 // give it where the log has no rank lines, and must agree with them where it has.
 //
-// Lines that are none of these (NCCL_DEBUG output, a scheduler's messages) are
-// skipped. A file without a "# nThread" line is not nccl-tests output; a row
+// NCCL_DEBUG=INFO output states a forced algorithm or protocol:
+//
+//   cnode3-002:4180122:4180122 [0] NCCL INFO NCCL_ALGO set by environment to Ring
+//   cnode3-002:4180122:4180122 [0] NCCL INFO NCCL_PROTO set by environment to LL128
+//
+// (src/graph/tuning.cc). Such a run's rows carry the setting (nccl_force.h) and
+// are predicted with NCCL's choice restricted the same way. Every rank prints
+// the line and all must agree; one printed before a run's "# nThread" line or
+// after its table ended belongs to the next run. Lines that are none of these
+// (other NCCL_DEBUG output, a scheduler's messages) are skipped. A file without a "# nThread" line is not nccl-tests output; a row
 // that does not parse, a table before any "# nThread" line, a collective dtcalc
 // does not price, or a shape that cannot be told are errors naming the file
 // and line.

@@ -131,11 +131,4 @@ struct NcclParameters {
     std::vector<std::string> assumed;
 };
 
-/// What NCCL_ALGO / NCCL_PROTO would force for one collective (--algo /
-/// --proto): a property of the question asked, not of the system.
-struct NcclForce {
-    std::optional<NcclAlgorithm> algorithm;
-    std::optional<NcclProtocol> protocol;
-};
-
 }  // namespace dtcalc

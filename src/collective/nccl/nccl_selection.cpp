@@ -16,9 +16,10 @@ bool is_group_collective(CollectiveKind kind) {
 }
 
 bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-             NcclAlgorithm algorithm, NcclProtocol protocol) {
+             const NcclForce& force, NcclAlgorithm algorithm, NcclProtocol protocol) {
     if (!is_group_collective(kind) || shape.ranks <= 1) return false;
-    if (protocol == NcclProtocol::LL128 && !params.ll128) return false;
+    if (!force.algorithm_enabled(kind, algorithm) || !force.protocol_enabled(kind, protocol, params.ll128))
+        return false;
     const bool simple = protocol == NcclProtocol::Simple;
     const bool all_reduce = kind == CollectiveKind::AllReduce;
     switch (algorithm) {
@@ -48,8 +49,9 @@ double tree_correction(const NcclParameters& params, NcclProtocol protocol, std:
 }  // namespace
 
 double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol) {
-    if (!enabled(kind, shape, rates, params, algorithm, protocol)) return -1.0;
+                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
+                           const NcclForce& force) {
+    if (!enabled(kind, shape, rates, params, force, algorithm, protocol)) return -1.0;
     const NcclTopology& topo = rates.topology;
     // NCCL rates rings and trees by their graph's intra-node speed up to two
     // nodes and by its inter-node speed beyond, times the graph's channels.
@@ -113,12 +115,10 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
     NcclChoice best;
     double best_time = -1;
     for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
-        const auto algorithm = static_cast<NcclAlgorithm>(a);
-        if (force.algorithm && *force.algorithm != algorithm) continue;
         for (int p = 0; p < kNcclProtocols; ++p) {
+            const auto algorithm = static_cast<NcclAlgorithm>(a);
             const auto protocol = static_cast<NcclProtocol>(p);
-            if (force.protocol && *force.protocol != protocol) continue;
-            const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol);
+            const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol, force);
             if (t >= 0 && (best_time < 0 || t < best_time)) {
                 best_time = t;
                 best = {algorithm, protocol};
@@ -136,15 +136,12 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
                 available += nccl_choice_name(algorithm, protocol);
             }
         }
-        std::string forced;
-        if (force.algorithm) forced += "algorithm " + std::string(nccl_algorithm_name(*force.algorithm));
-        if (force.protocol)
-            forced += (forced.empty() ? "protocol " : " and protocol ") + std::string(nccl_protocol_name(*force.protocol));
-        throw InputError({"", 0, 0, "nccl"}, "no " + (forced.empty() ? std::string("algorithm") : forced) +
-                                                 " available for " + std::string(collective_kind_name(kind)) + " on " +
-                                                 std::to_string(shape.ranks) + " GPUs in " +
-                                                 std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
-                                                 " (available: " + (available.empty() ? "none" : available) + ")");
+        throw InputError({"", 0, 0, "nccl"},
+                         "NCCL_ALGO / NCCL_PROTO leave " + nccl_force_summary(force, kind, params.ll128) + " for " +
+                             std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +
+                             " GPUs in " + std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
+                             ", and none of them runs there (available: " +
+                             (available.empty() ? "none" : available) + ")");
     }
     return best;
 }

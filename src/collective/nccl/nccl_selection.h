@@ -24,10 +24,12 @@
 // Enabled: ring for all-reduce, all-gather, reduce-scatter; tree for
 // all-reduce; nvls on one node with an NVLS graph of 2 heads or more (Simple);
 // nvls-tree across nodes likewise (all-reduce, Simple); pat for all-gather and
-// reduce-scatter with one GPU per node (Simple); LL128 only with ll128 = true.
+// reduce-scatter with one GPU per node (Simple); LL128 only with ll128 = true
+// unless NCCL_PROTO names it (nccl_force.h).
 // All-to-all and send/recv are grouped point-to-point: always p2p/Simple.
 #include <cstdint>
 
+#include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
 #include "core/collective_kind.h"
@@ -40,12 +42,14 @@ struct NcclChoice {
 };
 
 /// NCCL's own estimate for one pair, in ns; negative when the pair is not
-/// enabled for this collective and communicator.
+/// enabled for this collective and communicator, or `force` (NCCL_ALGO /
+/// NCCL_PROTO, nccl_force.h) turns it off.
 double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol);
+                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
+                           const NcclForce& force = {});
 
-/// The pair NCCL picks, restricted to what `force` sets. Throws InputError
-/// (key "nccl") when the restriction leaves none.
+/// The pair NCCL picks among those `force` leaves on. Throws InputError
+/// (key "nccl") when none of them runs on this communicator.
 NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                        const NcclParameters& params, const NcclForce& force = {});
 

@@ -1,0 +1,165 @@
+#include "collective/nccl/nccl_force.h"
+
+#include <cctype>
+#include <vector>
+
+namespace dtcalc {
+namespace {
+
+// NCCL's ncclFuncStr order is Broadcast, Reduce, AllGather, ReduceScatter,
+// AllReduce; dtcalc keeps the last three (index 0..2 of NcclForce).
+constexpr std::string_view kFunctionNames = "Broadcast, Reduce, AllGather, ReduceScatter or AllReduce";
+constexpr std::string_view kAlgorithmNames = "Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT";
+constexpr std::string_view kProtocolNames = "LL, LL128 or Simple";
+
+int function_index(CollectiveKind kind) {
+    switch (kind) {
+        case CollectiveKind::AllGather: return 0;
+        case CollectiveKind::ReduceScatter: return 1;
+        case CollectiveKind::AllReduce: return 2;
+        case CollectiveKind::AllToAll:
+        case CollectiveKind::SendRecv: return -1;
+    }
+    return -1;
+}
+
+std::string squashed_lower(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c != '-' && c != '_' && c != ' ' && c != '\t')
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// strtok's view of a string: the non-empty pieces between delimiters.
+std::vector<std::string_view> pieces(std::string_view s, char delimiter) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        std::size_t end = s.find(delimiter, start);
+        if (end == std::string_view::npos) end = s.size();
+        if (end > start) out.push_back(s.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+// The functions an entry's prefix names: {} for Broadcast and Reduce (read,
+// not priced), nullopt for an unknown name.
+std::optional<std::vector<int>> prefix_functions(std::string_view prefix) {
+    const std::string key = squashed_lower(prefix);
+    if (key == "broadcast" || key == "reduce") return std::vector<int>{};
+    if (key == "allgather") return std::vector<int>{0};
+    if (key == "reducescatter") return std::vector<int>{1};
+    if (key == "allreduce") return std::vector<int>{2};
+    return std::nullopt;
+}
+
+// One variable's names: the index of a name in the table dtcalc keeps, -1 for
+// a name NCCL knows and dtcalc does not model (CollNet), nullopt for neither.
+using NameIndex = std::optional<int> (*)(std::string_view);
+
+std::optional<int> algorithm_index(std::string_view name) {
+    const std::string key = squashed_lower(name);
+    if (key == "collnetdirect" || key == "collnetchain") return -1;
+    if (const auto a = parse_nccl_algorithm(key)) return static_cast<int>(*a);
+    return std::nullopt;
+}
+
+std::optional<int> protocol_index(std::string_view name) {
+    if (const auto p = parse_nccl_protocol(squashed_lower(name))) return static_cast<int>(*p);
+    return std::nullopt;
+}
+
+// parseList (src/graph/tuning.cc) over `table` ([function][element]).
+template <class Table>
+void parse_setting(Table& table, std::string_view setting, const InputLocation& where, NameIndex index,
+                   std::string_view names) {
+    const auto in_setting = [&](std::string_view part) {
+        return part == setting ? std::string() : " in '" + std::string(setting) + "'";
+    };
+    const std::vector<std::string_view> entries = pieces(setting, ';');
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+        const std::vector<std::string_view> parts = pieces(entries[e], ':');
+        if (parts.empty()) continue;
+        std::vector<int> functions{0, 1, 2};
+        std::string_view list = parts[0];
+        if (parts.size() >= 2) {
+            const auto named = prefix_functions(parts[0]);
+            if (!named)
+                throw InputError(where, "expected a function " + std::string(kFunctionNames) +
+                                            " before ':', got '" + std::string(parts[0]) + "'" + in_setting(parts[0]));
+            functions = *named;
+            list = parts[1];
+        } else if (e > 0) {
+            throw InputError(where, "every entry after the first needs its function, e.g. 'allreduce:" +
+                                        std::string(list) + "', got '" + std::string(list) + "'" + in_setting(list));
+        }
+        const bool except = !list.empty() && list.front() == '^';
+        if (except) list.remove_prefix(1);
+        std::vector<int> listed;
+        for (std::string_view name : pieces(list, ',')) {
+            const auto i = index(name);
+            if (!i)
+                throw InputError(where, "expected " + std::string(names) +
+                                            " (a list, '^' first to exclude, 'allreduce:' for one collective), got '" +
+                                            std::string(name) + "'" + in_setting(name));
+            if (*i >= 0) listed.push_back(*i);
+        }
+        for (int f : functions) {
+            for (auto& on : table[static_cast<std::size_t>(f)]) on = except ? 1 : 0;
+            for (int i : listed) table[static_cast<std::size_t>(f)][static_cast<std::size_t>(i)] = except ? 0 : 1;
+        }
+    }
+}
+
+}  // namespace
+
+NcclForce NcclForce::only(std::optional<NcclAlgorithm> algorithm, std::optional<NcclProtocol> protocol) {
+    NcclForce force;
+    for (int f = 0; f < kFunctions; ++f) {
+        if (algorithm)
+            for (int a = 0; a < kNcclTunedAlgorithms; ++a)
+                force.algorithms[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)] = a == static_cast<int>(*algorithm);
+        if (protocol)
+            for (int p = 0; p < kNcclProtocols; ++p)
+                force.protocols[static_cast<std::size_t>(f)][static_cast<std::size_t>(p)] = p == static_cast<int>(*protocol);
+    }
+    return force;
+}
+
+bool NcclForce::algorithm_enabled(CollectiveKind kind, NcclAlgorithm algorithm) const {
+    const int f = function_index(kind);
+    const int a = static_cast<int>(algorithm);
+    if (f < 0 || a >= kNcclTunedAlgorithms) return true;
+    return algorithms[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
+}
+
+bool NcclForce::protocol_enabled(CollectiveKind kind, NcclProtocol protocol, bool ll128_by_default) const {
+    const int f = function_index(kind);
+    if (f < 0) return true;
+    const std::uint8_t on = protocols[static_cast<std::size_t>(f)][static_cast<std::size_t>(protocol)];
+    return on == 2 ? (protocol != NcclProtocol::LL128 || ll128_by_default) : on == 1;
+}
+
+void apply_nccl_algo(NcclForce& force, std::string_view setting, const InputLocation& where) {
+    parse_setting(force.algorithms, setting, where, algorithm_index, kAlgorithmNames);
+}
+
+void apply_nccl_proto(NcclForce& force, std::string_view setting, const InputLocation& where) {
+    parse_setting(force.protocols, setting, where, protocol_index, kProtocolNames);
+}
+
+std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default) {
+    std::string algorithms;
+    for (int a = 0; a < kNcclTunedAlgorithms; ++a)
+        if (force.algorithm_enabled(kind, static_cast<NcclAlgorithm>(a)))
+            algorithms += (algorithms.empty() ? "" : ", ") + std::string(nccl_algorithm_name(static_cast<NcclAlgorithm>(a)));
+    std::string protocols;
+    for (int p = 0; p < kNcclProtocols; ++p)
+        if (force.protocol_enabled(kind, static_cast<NcclProtocol>(p), ll128_by_default))
+            protocols += (protocols.empty() ? "" : ", ") + std::string(nccl_protocol_name(static_cast<NcclProtocol>(p)));
+    return (algorithms.empty() ? "no algorithm" : algorithms) + "; " + (protocols.empty() ? "no protocol" : protocols);
+}
+
+}  // namespace dtcalc

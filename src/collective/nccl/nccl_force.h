@@ -1,0 +1,71 @@
+#pragma once
+// NCCL_ALGO and NCCL_PROTO, read as NCCL reads them (src/graph/tuning.cc,
+// parseList and ncclTopoTuneModel, NCCL 2.24 on): which algorithms and
+// protocols NCCL's own choice (nccl_selection.h) may pick, per collective.
+//
+//   setting  = [entry] { ";" function ":" entry }     the first entry may omit
+//   entry    = ["^"] name { "," name }                 the function: all of them
+//
+// An entry first turns every name of its function(s) off ("^": on), then the
+// listed ones on ("^": off). Names are case-insensitive:
+//   functions   Broadcast, Reduce, AllGather, ReduceScatter, AllReduce
+//   algorithms  Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT
+//               (dtcalc also reads nvls-tree)
+//   protocols   LL, LL128, Simple
+// Examples: "ring" (ring only), "^nvls,nvlstree" (all but NVLS),
+// "ring;allreduce:tree", "^LL128;allreduce:LL128".
+//
+// dtcalc prices all-gather, reduce-scatter and all-reduce; Broadcast and
+// Reduce entries are read and price nothing. CollNet (in-network reduction) is
+// not modelled: naming it is valid and leaves nothing available from it.
+// All-to-all and send/recv are point-to-point, which neither variable changes.
+//
+// As in NCCL, LL128 unset means NCCL's default for the hardware (the preset's
+// `ll128`); a setting that names LL128 enables or disables it outright.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "collective/nccl/nccl_parameters.h"
+#include "core/collective_kind.h"
+#include "core/error.h"
+
+namespace dtcalc {
+
+struct NcclForce {
+    static constexpr int kFunctions = 3;  ///< all-gather, reduce-scatter, all-reduce
+
+    /// [function][algorithm]: whether NCCL_ALGO leaves it on.
+    std::array<std::array<bool, kNcclTunedAlgorithms>, kFunctions> algorithms{
+        {{true, true, true, true, true}, {true, true, true, true, true}, {true, true, true, true, true}}};
+    /// [function][protocol]: 0 off, 1 on, 2 NCCL's default (LL128 where the
+    /// hardware takes it).
+    std::array<std::array<std::uint8_t, kNcclProtocols>, kFunctions> protocols{
+        {{1, 2, 1}, {1, 2, 1}, {1, 2, 1}}};
+
+    /// One algorithm and/or protocol for every collective, as NCCL_ALGO=ring
+    /// NCCL_PROTO=Simple set them (nullopt: that variable unset).
+    static NcclForce only(std::optional<NcclAlgorithm> algorithm, std::optional<NcclProtocol> protocol);
+
+    bool algorithm_enabled(CollectiveKind kind, NcclAlgorithm algorithm) const;
+    /// `ll128_by_default`: whether NCCL enables LL128 on this hardware
+    /// unasked (NcclParameters::ll128).
+    bool protocol_enabled(CollectiveKind kind, NcclProtocol protocol, bool ll128_by_default) const;
+    /// True when neither variable changes anything.
+    bool unset() const { return *this == NcclForce{}; }
+
+    bool operator==(const NcclForce&) const = default;
+};
+
+/// Apply an NCCL_ALGO value. Throws InputError at `where` where NCCL rejects
+/// it (an unknown name or function, a later entry without a function).
+void apply_nccl_algo(NcclForce& force, std::string_view setting, const InputLocation& where);
+/// Apply an NCCL_PROTO value; as apply_nccl_algo.
+void apply_nccl_proto(NcclForce& force, std::string_view setting, const InputLocation& where);
+
+/// What `force` leaves for one collective, for messages: "ring, tree; LL, Simple".
+std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default);
+
+}  // namespace dtcalc
