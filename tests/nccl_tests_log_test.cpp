@@ -171,3 +171,73 @@ TEST_CASE("validate reads nccl-tests output as it reads the dataset CSV") {
          "--preset: only for --dataset files and folders; the gates file names each dataset's preset"},
     });
 }
+
+TEST_CASE("NCCL_DEBUG=INFO lines state a run's NCCL_ALGO / NCCL_PROTO; its rows carry them") {
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    const std::string algo_a = "hostA:1000:1000 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n";
+    const std::string algo_b = "hostB:2000:2000 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n";
+    const std::string proto = "hostA:1000:1000 [0] NCCL INFO NCCL_PROTO set by environment to ^LL128\n";
+    // Run 1: the lines after its header (every rank prints them); run 2 says
+    // nothing: NCCL's own choice.
+    const std::string first = header("all_reduce_perf", 1, 1);
+    const std::string text = first + algo_a + algo_b + proto + row + kFooter + header("all_reduce_perf", 1, 1) + row +
+                             kFooter;
+    const auto rows = parse_nccl_tests_log(text, "f.log");
+    REQUIRE(rows.size() == 2);
+    NcclForce expected = NcclForce::only(NcclAlgorithm::Ring, std::nullopt);
+    apply_nccl_proto(expected, "^LL128", {});
+    CHECK(rows[0].force == expected);
+    CHECK(rows[0].force_origin == "NCCL_ALGO=Ring at f.log:12, NCCL_PROTO=^LL128 at f.log:14");
+    CHECK(rows[1].force.unset());
+    // A line printed before the header (another rank's output ran ahead)
+    // belongs to the run that follows.
+    const auto ahead = parse_nccl_tests_log(algo_b + first + row + kFooter, "f.log");
+    CHECK(ahead[0].force == NcclForce::only(NcclAlgorithm::Ring, std::nullopt));
+    // Ranks that disagree, or a value NCCL rejects: errors at the line.
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(first + algo_a +
+                                               "hostB:2000:2000 [0] NCCL INFO NCCL_ALGO set by environment to Tree\n" +
+                                               row + kFooter,
+                                           "f.log"),
+                      "f.log:13: NCCL_ALGO set to 'Tree' here but to 'Ring' at line 12 for the same run");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(first + "hostA:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Rings\n" +
+                                               row + kFooter,
+                                           "f.log"),
+                      "f.log:12: NCCL_ALGO: expected Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT "
+                      "(a list, '^' first to exclude, 'allreduce:' for one collective), got 'Rings'");
+}
+
+TEST_CASE("validate predicts a forced run with the forced algorithm; --algo gives it for logs that do not say") {
+    using dtcalc::testing::run_dtcalc;
+    // 1 GiB all-reduce on 2 nodes x 8 H100: NCCL's own choice is NVLS-tree;
+    // with NCCL_ALGO=Ring the prediction is the ring's.
+    const std::string row = "  1073741824     134217728    double     sum      -1   5000.0  214.75  402.65       0   5000.0  214.75  402.65       0\n";
+    std::string hosts;
+    for (int node = 0; node < 2; ++node)
+        for (int g = 0; g < 8; ++g)
+            hosts += "#  Rank " + std::to_string(node * 8 + g) + " Group  0 Pid 1 on node" + std::to_string(node) +
+                     " device  " + std::to_string(g) + " [0000:1b:00] NVIDIA H100 80GB HBM3\n";
+    const std::string head = "# Collective test starting: all_reduce_perf\n# nThread 1 nGpus 1 minBytes 1 maxBytes 1 "
+                             "step: 2(factor) warmup iters: 5 iters: 20\n# Using devices\n" + hosts +
+                             "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+                             "time   algbw   busbw  #wrong\n";
+    const std::string plain = dtcalc::testing::write_temp_file("nccl-force-plain.log", head + row + kFooter);
+    const std::string forced = dtcalc::testing::write_temp_file(
+        "nccl-force-ring.log", head + "node0:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n" + row + kFooter);
+    const std::string cmd = "validate --preset h100-ib-ndr400 --format csv --dataset ";
+    const auto own = run_dtcalc(cmd + plain);
+    const auto ring = run_dtcalc(cmd + forced);
+    const auto flag = run_dtcalc(cmd + plain + " --algo ring");
+    REQUIRE(own.exit_code == 0);
+    REQUIRE(ring.exit_code == 0);
+    REQUIRE(flag.exit_code == 0);
+    CHECK(own.out.find("nvls-tree/Simple") != std::string::npos);
+    CHECK(ring.out.find("ring/Simple") != std::string::npos);
+    CHECK(flag.out.find("ring/Simple") != std::string::npos);
+    dtcalc::testing::check_errors({
+        {cmd + forced + " --algo tree",
+         forced + ":22: the run states its own NCCL_ALGO / NCCL_PROTO (NCCL_ALGO=Ring at " + forced +
+             ":21) and they differ from the algorithm / protocol forced for the dataset; give one or the other"},
+        {"validate --dataset nccl-h100 --algo ring",
+         "--algo: only for --dataset files and folders; the gates file sets each dataset's algorithm and protocol"},
+    });
+}
