@@ -241,3 +241,25 @@ TEST_CASE("validate predicts a forced run with the forced algorithm; --algo give
          "--algo: only for --dataset files and folders; the gates file sets each dataset's algorithm and protocol"},
     });
 }
+
+TEST_CASE("a dataset CSV states NCCL_ALGO / NCCL_PROTO in nccl_algo / nccl_proto, or in its notes") {
+    const std::string head = "source_url,gpus,nodes,collective,size_bytes,time_us,nccl_algo,nccl_proto,notes\n";
+    const std::string path = dtcalc::testing::write_temp_file(
+        "nccl-force.csv", head + "u,16,2,all_reduce_perf,1024,10,Ring,,\n"
+                                 "u,16,2,all_reduce_perf,1024,10,,,\"forced; NCCL_ALGO=Tree NCCL_PROTO=LL128; x\"\n"
+                                 "u,16,2,all_reduce_perf,1024,10,,,default choice\n");
+    const auto rows = read_nccl_tests_csv(path);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].force == NcclForce::only(NcclAlgorithm::Ring, std::nullopt));
+    CHECK(rows[0].force_origin == "NCCL_ALGO=Ring at " + path + ":2");
+    CHECK(rows[1].force == NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::LL128));
+    CHECK(rows[2].force.unset());
+    const std::string bad = dtcalc::testing::write_temp_file(
+        "nccl-force-bad.csv", head + "u,16,2,all_reduce_perf,1024,10,Ring,,NCCL_ALGO=Tree\n");
+    CHECK_INPUT_ERROR(read_nccl_tests_csv(bad), bad + ":2: nccl_algo: 'Ring' but the notes say NCCL_ALGO=Tree");
+    const std::string unknown = dtcalc::testing::write_temp_file(
+        "nccl-force-unknown.csv", head + "u,16,2,all_reduce_perf,1024,10,,LL64,\n");
+    CHECK_INPUT_ERROR(read_nccl_tests_csv(unknown),
+                      unknown + ":2: nccl_proto: expected LL, LL128 or Simple (a list, '^' first to exclude, "
+                                "'allreduce:' for one collective), got 'LL64'");
+}

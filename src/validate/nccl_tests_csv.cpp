@@ -1,8 +1,46 @@
 #include "validate/nccl_tests_csv.h"
 
+#include <optional>
+
 #include "validate/csv_table.h"
 
 namespace dtcalc {
+namespace {
+
+std::optional<std::size_t> optional_column(const CsvTable& table, std::string_view name) {
+    for (std::size_t c = 0; c < table.header.size(); ++c)
+        if (table.header[c] == name) return c;
+    return std::nullopt;
+}
+
+// "NCCL_ALGO=Ring" written in a notes cell, as on a command line: the value
+// runs to the next blank; a ';', ',', '.' or ')' closing the note is not part
+// of it. Empty when the cell has none.
+std::string noted_setting(const std::string& notes, std::string_view variable) {
+    const std::string key = std::string(variable) + "=";
+    const std::size_t at = notes.find(key);
+    if (at == std::string::npos) return "";
+    std::size_t end = at + key.size();
+    while (end < notes.size() && notes[end] != ' ' && notes[end] != '\t') ++end;
+    std::string value = notes.substr(at + key.size(), end - at - key.size());
+    while (!value.empty() && (value.back() == ';' || value.back() == ',' || value.back() == '.' || value.back() == ')'))
+        value.pop_back();
+    return value;
+}
+
+// A row's NCCL_ALGO or NCCL_PROTO: its own column, else its notes; both
+// given and different is an error at the row.
+std::string row_setting(const CsvTable& table, std::size_t r, std::optional<std::size_t> column,
+                        std::optional<std::size_t> notes, std::string_view variable, const char* column_name) {
+    const std::string given = column ? table.rows[r][*column] : "";
+    const std::string noted = notes ? noted_setting(table.rows[r][*notes], variable) : "";
+    if (!given.empty() && !noted.empty() && given != noted)
+        throw InputError({table.path, table.lines[r], 0, column_name},
+                         "'" + given + "' but the notes say " + std::string(variable) + "=" + noted);
+    return given.empty() ? noted : given;
+}
+
+}  // namespace
 
 bool looks_like_nccl_tests_csv(const std::string& first_line) {
     return first_line.find("collective") != std::string::npos && first_line.find("size_bytes") != std::string::npos;
@@ -16,6 +54,9 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
     const std::size_t c_coll = table.column("collective");
     const std::size_t c_size = table.column("size_bytes");
     const std::size_t c_time = table.column("time_us");
+    const auto c_algo = optional_column(table, "nccl_algo");
+    const auto c_proto = optional_column(table, "nccl_proto");
+    const auto c_notes = optional_column(table, "notes");
 
     std::vector<NcclMeasurement> out;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -39,6 +80,13 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
         m.time_us = measured_us;
         m.where = {table.path, table.lines[r], 0, ""};
         m.source = table.rows[r][c_source];
+        const std::string algo = row_setting(table, r, c_algo, c_notes, "NCCL_ALGO", "nccl_algo");
+        const std::string proto = row_setting(table, r, c_proto, c_notes, "NCCL_PROTO", "nccl_proto");
+        const std::string at = table.path + ":" + std::to_string(table.lines[r]);
+        apply_nccl_algo(m.force, algo, {table.path, table.lines[r], 0, "nccl_algo"});
+        apply_nccl_proto(m.force, proto, {table.path, table.lines[r], 0, "nccl_proto"});
+        if (!algo.empty()) m.force_origin = "NCCL_ALGO=" + algo + " at " + at;
+        if (!proto.empty()) m.force_origin += std::string(m.force_origin.empty() ? "" : ", ") + "NCCL_PROTO=" + proto + " at " + at;
         out.push_back(std::move(m));
     }
     return out;

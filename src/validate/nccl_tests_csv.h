@@ -3,7 +3,11 @@
 // a header, then one row per size with at least the columns source_url, gpus,
 // nodes, collective (all_reduce_perf, all_gather_perf, reduce_scatter_perf,
 // alltoall_perf, sendrecv_perf, or dtcalc's names), size_bytes and time_us
-// (out-of-place). Other columns are kept for people and ignored here.
+// (out-of-place). A run made with NCCL_ALGO / NCCL_PROTO set says so in the
+// optional columns nccl_algo and nccl_proto (NCCL's syntax, nccl_force.h;
+// empty: unset), or as "NCCL_ALGO=Ring" written in its notes cell; the row is
+// then predicted with NCCL's choice restricted the same way. Other columns are
+// kept for people and ignored here.
 #include <string>
 #include <vector>
 
@@ -17,7 +21,8 @@ bool looks_like_nccl_tests_csv(const std::string& first_line);
 
 /// Throws InputError (file, line, column) for a missing column, an unknown
 /// collective, gpus not a multiple of nodes, a size that is not a whole
-/// number, or a time that is not > 0.
+/// number, a time that is not > 0, an NCCL_ALGO / NCCL_PROTO NCCL would
+/// reject, or a column and the notes that disagree.
 std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path);
 
 }  // namespace dtcalc
