@@ -4,6 +4,7 @@
 //   import dtcalc
 //   dtcalc.predict(model="llama2-70b", preset="hgx-h100", tp=8)           -> dict
 //   dtcalc.collective(kind="all-reduce", size="1MiB", preset="hgx-h100")   -> list of dicts
+//     (algo="ring", proto="^LL128": NCCL_ALGO / NCCL_PROTO, as --algo / --proto)
 //   dtcalc.sweep(model="llama2-70b", preset="lab-system1", tp="1..64",
 //                recompute=["none", "full"], npus=64)                      -> list of flat dicts
 //
@@ -140,7 +141,7 @@ PYBIND11_MODULE(dtcalc, m) {
             }
             return json_loads(json);
         },
-        "One collective or a range of sizes: collective(kind='all-reduce', size='1MiB', preset=..., npus=...)\n"
+        "One collective or a range of sizes: collective(kind='all-reduce', size='1MiB', preset=..., npus=..., algo=..., proto=...)\n"
         "-> list of dicts, one per size (`dtcalc collective --format json`).");
 
     m.def(

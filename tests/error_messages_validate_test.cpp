@@ -157,12 +157,12 @@ TEST_CASE("error message: nccl-tests datasets") {
         // hgx-h100 is one node: 16 GPUs on 2 nodes do not fit it.
         {"errmsg-sweep-nccl4", "nccl-tests", row + "16,2,all_reduce,1024,10\n", hgx, false,
          ":2: this system has one network dimension, so one node; use a multi-node preset (e.g. h100-ib-ndr400)"},
-        // Forcing NCCL's choice: only with an [nccl] table, and only names NCCL
+        // Forcing NCCL's choice: only on the nccl backend, and only names NCCL
         // has. The location is the key's (line 6: [[dataset]], name, kind, file, preset, then it).
         {"errmsg-sweep-nccl5", "nccl-tests", kNcclHeader, lab + "algorithm = \"ring\"\n", true,
-         ":6:13: dataset[0].algorithm: forcing an algorithm or protocol needs a preset with an [nccl] table"},
+         ":6:13: dataset[0].algorithm: applies to the nccl backend only (this system uses astra-unaware)"},
         {"errmsg-sweep-nccl6", "nccl-tests", kNcclHeader, lab + "protocol = \"LL\"\n", true,
-         ":6:12: dataset[0].protocol: forcing an algorithm or protocol needs a preset with an [nccl] table"},
+         ":6:12: dataset[0].protocol: applies to the nccl backend only (this system uses astra-unaware)"},
         {"errmsg-sweep-nccl7", "nccl-tests", kNcclHeader, hgx + "algorithm = \"rings\"\n", true,
          ":6:13: dataset[0].algorithm: expected Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT (a list, "
          "'^' first to exclude, 'allreduce:' for one collective), got 'rings'"},

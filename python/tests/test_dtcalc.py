@@ -106,6 +106,19 @@ class CollectiveTest(unittest.TestCase):
         rows = dtcalc.collective(kind="all-gather", size="1KiB:8KiB", preset="hgx-h100")
         self.assertEqual([r["size_bytes"] for r in rows], [1024, 2048, 4096, 8192])
 
+    def test_algo_and_proto_as_nccl_reads_them(self):
+        # 8 B on one HGX H100: NCCL's estimates are ring/LL 15.0 us, tree/LL
+        # 15.2, nvls/Simple 25.0, tree/LL128 31.5 (Hopper latency tables).
+        def choice(**force):
+            rows = dtcalc.collective(kind="all-reduce", size="8", preset="hgx-h100", **force)
+            return rows[0]["algorithm"] + "/" + rows[0]["protocol"]
+        self.assertEqual(choice(), "ring/LL")
+        self.assertEqual(choice(proto="^LL"), "nvls/Simple")
+        self.assertEqual(choice(algo="^nvls", proto="^LL"), "tree/LL128")
+        with self.assertRaises(dtcalc.InputError) as e:
+            dtcalc.collective(kind="all-reduce", size="8", preset="hgx-h100", algo="fast")
+        self.assertIn("algo='fast': expected Tree, Ring", str(e.exception))
+
 
 class SweepTest(unittest.TestCase):
     def test_the_lab_space_is_56_flat_rows(self):

@@ -135,6 +135,8 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (const ConfigValue* v = r.optional("nodes")) source.nodes = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("gpus_per_node")) source.gpus_per_node = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("npus")) npus = as_positive_integer(*v);
+    const ConfigValue* algo = r.optional("algo");
+    const ConfigValue* proto = r.optional("proto");
     r.finish();
     if ((source.nodes || source.gpus_per_node) && npus)
         throw InputError({"npus", 0, 0, ""}, "give either npus or nodes/gpus_per_node, not both");
@@ -142,6 +144,9 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     CollectiveQuery query;
     query.kind = *kind;
     query.group = npus ? first_npus_group(sys.system.network, *npus, "npus") : whole_network_group(sys.system.network);
+    query.nccl = nccl_force_option(sys.system, algo ? as_string(*algo) : "", proto ? as_string(*proto) : "",
+                                   algo ? algo->where : InputLocation{"", 0, 0, "algo"},
+                                   proto ? proto->where : InputLocation{"", 0, 0, "proto"});
     std::vector<CollectiveRow> rows;
     for (std::uint64_t size : *sizes) {
         query.bytes = size;

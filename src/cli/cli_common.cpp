@@ -30,15 +30,7 @@ void add_system_options(CLI::App& command, SystemOptions& options, bool shape) {
 }
 
 NcclForce parse_nccl_force(const ResolvedSystem& system, const std::string& algo, const std::string& proto) {
-    NcclForce force;
-    if (algo.empty() && proto.empty()) return force;
-    const char* flag = algo.empty() ? "--proto" : "--algo";
-    if (system.system.backend != NetworkBackend::Nccl || !system.system.nccl())
-        throw InputError({flag, 0, 0, ""}, "applies to the nccl backend only (this system uses " +
-                                               std::string(network_backend_name(system.system.backend)) + ")");
-    apply_nccl_algo(force, algo, {"--algo", 0, 0, ""});
-    apply_nccl_proto(force, proto, {"--proto", 0, 0, ""});
-    return force;
+    return nccl_force_option(system.system, algo, proto, {"--algo", 0, 0, ""}, {"--proto", 0, 0, ""});
 }
 
 void check_layer_passes(long long passes, std::size_t layers) {

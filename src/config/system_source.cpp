@@ -123,4 +123,17 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
     return out;
 }
 
+NcclForce nccl_force_option(const System& system, std::string_view algo, std::string_view proto,
+                            const InputLocation& algo_at, const InputLocation& proto_at) {
+    NcclForce force;
+    if (algo.empty() && proto.empty()) return force;
+    if (system.backend != NetworkBackend::Nccl || !system.nccl())
+        throw InputError(algo.empty() ? proto_at : algo_at,
+                         "applies to the nccl backend only (this system uses " +
+                             std::string(network_backend_name(system.backend)) + ")");
+    apply_nccl_algo(force, algo, algo_at);
+    apply_nccl_proto(force, proto, proto_at);
+    return force;
+}
+
 }  // namespace dtcalc

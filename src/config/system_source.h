@@ -3,8 +3,10 @@
 // YAML and system JSON; and the network backend to price it with.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "collective/nccl/nccl_force.h"
 #include "compute/system.h"
 #include "config/hardware_catalogue.h"
 
@@ -46,6 +48,14 @@ struct ResolvedSystem {
 /// Throws InputError naming the flag (--preset, --network, --system, --backend,
 /// --gpu, --nic, ...).
 ResolvedSystem resolve_system(const SystemSource& source, const std::vector<std::string>& preset_dirs);
+
+/// NCCL_ALGO / NCCL_PROTO values given with a query (--algo / --proto, a
+/// dataset's algorithm / protocol, Python's algo= / proto=) for `system`:
+/// nothing when both are empty. Throws InputError at `algo_at` / `proto_at`
+/// for a value NCCL rejects, or a system that is not priced by the nccl
+/// backend.
+NcclForce nccl_force_option(const System& system, std::string_view algo, std::string_view proto,
+                            const InputLocation& algo_at, const InputLocation& proto_at);
 
 /// Search paths: $DTCALC_PRESET_PATH / $DTCALC_MODEL_PATH (':'-separated), then
 /// ./presets or ./models, the install's share/dtcalc/..., next to the

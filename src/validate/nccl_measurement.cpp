@@ -1,5 +1,6 @@
 #include "validate/nccl_measurement.h"
 
+#include "collective/backend.h"
 #include "network/cluster_shape.h"
 
 namespace dtcalc {
@@ -22,9 +23,10 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
         throw InputError(row.where, "the run states its own NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
                                         ") and they differ from the algorithm / protocol forced for the dataset; "
                                         "give one or the other");
-    if (!row.force.unset() && !system.nccl())
+    if (!row.force.unset() && (system.backend != NetworkBackend::Nccl || !system.nccl()))
         throw InputError(row.where, "the run sets NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
-                                        "), which needs a preset with an [nccl] table");
+                                        "), which the nccl backend only models (this system uses " +
+                                        std::string(network_backend_name(system.backend)) + ")");
     const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network),
                                 row.force.unset() ? force : row.force};
     try {

@@ -6,6 +6,7 @@
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "config/preset.h"
+#include "config/system_source.h"
 #include "core/units.h"
 #include "validate/nccl_inputs.h"
 #include "validate/training_dataset.h"
@@ -22,13 +23,7 @@ NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
     };
     const InputLocation algorithm_at = at(spec.algorithm_where, "algorithm");
     const InputLocation protocol_at = at(spec.protocol_where, "protocol");
-    if (!system.nccl())
-        throw InputError(spec.algorithm.empty() ? protocol_at : algorithm_at,
-                         "forcing an algorithm or protocol needs a preset with an [nccl] table");
-    NcclForce force;
-    apply_nccl_algo(force, spec.algorithm, algorithm_at);
-    apply_nccl_proto(force, spec.protocol, protocol_at);
-    return force;
+    return nccl_force_option(system, spec.algorithm, spec.protocol, algorithm_at, protocol_at);
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
