@@ -263,3 +263,46 @@ TEST_CASE("a dataset CSV states NCCL_ALGO / NCCL_PROTO in nccl_algo / nccl_proto
                       unknown + ":2: nccl_proto: expected LL, LL128 or Simple (a list, '^' first to exclude, "
                                 "'allreduce:' for one collective), got 'LL64'");
 }
+
+TEST_CASE("NCCL_DEBUG_SUBSYS=TUNING lines name NCCL's own choice per size; validate sets it beside dtcalc's") {
+    using dtcalc::testing::run_dtcalc;
+    std::string hosts;
+    for (int node = 0; node < 2; ++node)
+        for (int g = 0; g < 8; ++g)
+            hosts += "#  Rank " + std::to_string(node * 8 + g) + " Group  0 Pid 1 on node" + std::to_string(node) +
+                     " device  " + std::to_string(g) + " [0000:1b:00] NVIDIA H100 80GB HBM3\n";
+    auto run = [&](const std::string& program, const std::string& tuning, const std::string& row) {
+        return "# Collective test starting: " + program + "\n# nThread 1 nGpus 1 minBytes 1 maxBytes 1 step: 2(factor)\n" +
+               hosts +
+               "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   "
+               "busbw  #wrong\n" +
+               tuning + tuning + row + kFooter;
+    };
+    // 1 GiB on 2 nodes x 8: NCCL prints the bytes of count x type, a rank's
+    // share for all-gather (1 GiB / 16 = 64 MiB); rank 0 prints one line per call.
+    const std::string ar_row = "  1073741824     134217728    double     sum      -1   5000.0  214.75  402.65       0   5000.0  214.75  402.65       0\n";
+    const std::string ag_row = "  1073741824       8388608    double    none      -1   5000.0  214.75  201.33       0   5000.0  214.75  201.33       0\n";
+    const std::string text =
+        run("all_reduce_perf",
+            "node0:1:1 [0] NCCL INFO AllReduce: 1073741824 Bytes -> Algo TREE proto LL128 channel{Lo..Hi}={0..15}\n",
+            ar_row) +
+        run("all_gather_perf",
+            "node0:1:1 [0] NCCL INFO AllGather: 67108864 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..15}\n",
+            ag_row);
+    const auto rows = parse_nccl_tests_log(text, "t.log");
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].nccl_ran == "tree/LL128");
+    CHECK(rows[0].nccl_ran_channels == 16);
+    CHECK(rows[1].nccl_ran == "ring/Simple");
+    // dtcalc picks NVLS-tree for the all-reduce (NCCL_ALGO unset) and the ring
+    // on 16 channels for the all-gather.
+    const std::string path = dtcalc::testing::write_temp_file("nccl-tuning.log", text);
+    const auto r = run_dtcalc("validate --preset h100-ib-ndr400 --format json --dataset " + path);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("\"model\": \"nvls-tree/Simple\", \"measured_model\": \"tree/LL128\"") != std::string::npos);
+    CHECK(r.out.find("NCCL's log names its choice at 1 size(s): dtcalc makes the same at 0 (0 on as many channels); "
+                     "first difference at 1 GiB NCCL ran tree/LL128 on 16 channels, dtcalc chose nvls-tree/Simple") !=
+          std::string::npos);
+    CHECK(r.out.find("NCCL's log names its choice at 1 size(s): dtcalc makes the same at 1 (1 on as many channels)") !=
+          std::string::npos);
+}

@@ -35,6 +35,7 @@ struct ValidationCase {
     std::string unit = "us";          ///< of measured, predicted and reference
     std::optional<double> reference;  ///< another model's prediction of the same row
     std::string model;                   ///< what dtcalc chose, e.g. "nvls/Simple"
+    std::string measured_model;          ///< what the measured run chose, where its input says (NCCL's log)
 
     double error() const;  ///< |predicted / measured - 1|
 };

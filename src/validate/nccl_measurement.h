@@ -27,6 +27,12 @@ struct NcclMeasurement {
     /// them (a log's NCCL_DEBUG=INFO lines); unset otherwise.
     NcclForce force;
     std::string force_origin;  ///< where `force` was read ("file:line"), for messages
+    /// What NCCL itself ran at this size, where the log says it
+    /// (NCCL_DEBUG_SUBSYS=TUNING: "AllReduce: 1048576 Bytes -> Algo TREE
+    /// proto LL128 channel{Lo..Hi}={0..15}"), in dtcalc's names
+    /// ("tree/LL128"), and on how many channels; empty and 0 otherwise.
+    std::string nccl_ran;
+    int nccl_ran_channels = 0;
 
     int gpus() const { return nodes * gpus_per_node; }
 };

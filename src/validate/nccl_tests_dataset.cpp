@@ -1,5 +1,8 @@
 #include "validate/nccl_tests_dataset.h"
 
+#include <fmt/format.h>
+
+#include <map>
 #include <memory>
 #include <string>
 
@@ -33,6 +36,12 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
     const NcclForce force = dataset_nccl_force(system, spec);
 
     DatasetResult out;
+    // Per group: the sizes whose log names NCCL's own choice, and where dtcalc chose otherwise.
+    struct Choices {
+        int named = 0, same = 0, same_channels = 0;
+        std::string first_difference;
+    };
+    std::map<std::string, Choices> choices;
     for (const NcclMeasurement& row : rows) {
         const CollectiveResult result = predict_nccl_measurement(system, force, row);
         ValidationCase c;
@@ -44,8 +53,26 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
         c.measured = row.time_us;
         c.predicted = result.time_ns / 1000.0;
         c.model = std::string(result.algorithm);
+        c.measured_model = row.nccl_ran;
+        if (!row.nccl_ran.empty()) {
+            Choices& g = choices[c.group];
+            ++g.named;
+            if (row.nccl_ran == c.model) {
+                ++g.same;
+                if (row.nccl_ran_channels == result.channels) ++g.same_channels;
+            } else if (g.first_difference.empty()) {
+                g.first_difference = fmt::format("at {} NCCL ran {} on {} channels, dtcalc chose {}", c.label,
+                                                 row.nccl_ran, row.nccl_ran_channels, c.model);
+            }
+        }
         out.cases.push_back(std::move(c));
     }
+    for (const auto& [group, g] : choices)
+        out.group_notes.emplace_back(
+            group, fmt::format("NCCL's log names its choice at {} size(s): dtcalc makes the same at {} ({} on as many "
+                               "channels){}",
+                               g.named, g.same, g.same_channels,
+                               g.first_difference.empty() ? "" : "; first difference " + g.first_difference));
     // Training cases among the inputs (validate --dataset my-runs/), each in its metric's group.
     for (const TrainingCase& c : inputs.training) out.cases.push_back(training_validation_case(c, spec.name, context));
     return out;

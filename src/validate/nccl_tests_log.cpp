@@ -125,9 +125,19 @@ struct EnvSettings {
     std::optional<EnvSetting> algo, proto;
 };
 
+// One "NCCL INFO AllReduce: 1048576 Bytes -> Algo TREE proto LL128
+// channel{Lo..Hi}={0..15}" line (src/enqueue.cc, NCCL_DEBUG_SUBSYS=TUNING).
+struct TuningChoice {
+    std::string function;  // NCCL's name: AllReduce, AllGather, ReduceScatter, ...
+    std::uint64_t bytes = 0;  // count x type size: a rank's share for AllGather and ReduceScatter
+    std::string choice;    // dtcalc's names: "tree/LL128"
+    int channels = 0;
+};
+
 struct Run {
     int header_line = 0;  // the "# nThread" line
     EnvSettings env;
+    std::vector<TuningChoice> tuning;
     std::string program;
     int program_line = 0;
     std::vector<std::pair<std::string, int>> rank_hosts;  // host, line
@@ -302,6 +312,18 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
     const Shape shape = run_shape(run, path, given);
     const int ranks = shape.nodes * shape.gpus_per_node;
     const CollectiveKind kind = run_collective(run, path, ranks);
+    // NCCL's own choice per size, where the run printed it (the first call
+    // of a size decides; every later one is the same).
+    const std::string function = kind == CollectiveKind::AllReduce       ? "AllReduce"
+                                 : kind == CollectiveKind::AllGather     ? "AllGather"
+                                 : kind == CollectiveKind::ReduceScatter ? "ReduceScatter"
+                                                                         : "";
+    const std::uint64_t share = per_rank_count(kind) ? static_cast<std::uint64_t>(ranks) : 1;
+    auto ran = [&](std::uint64_t bytes) -> const TuningChoice* {
+        for (const TuningChoice& t : run.tuning)
+            if (t.function == function && t.bytes * share == bytes) return &t;
+        return nullptr;
+    };
     NcclForce force;
     std::string origin;
     if (run.env.algo) {
@@ -325,6 +347,10 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
         m.source = path + ":" + std::to_string(row.line);
         m.force = force;
         m.force_origin = origin;
+        if (const TuningChoice* t = ran(row.bytes)) {
+            m.nccl_ran = t->choice;
+            m.nccl_ran_channels = t->channels;
+        }
         out.push_back(std::move(m));
     }
 }
@@ -345,6 +371,50 @@ std::optional<std::pair<std::string, std::string>> env_setting(std::string_view 
         return std::make_pair(std::string(variable), std::string(value));
     }
     return std::nullopt;
+}
+
+// NCCL's algorithm and protocol names (ncclAlgoToString, ncclProtoToString)
+// in dtcalc's spelling; empty for one dtcalc does not know.
+std::string dtcalc_choice(std::string_view algo, std::string_view proto) {
+    std::string a;
+    if (algo == "RING") a = "ring";
+    else if (algo == "TREE") a = "tree";
+    else if (algo == "NVLS") a = "nvls";
+    else if (algo == "NVLS_TREE") a = "nvls-tree";
+    else if (algo == "PAT") a = "pat";
+    else if (algo == "COLLNET_DIRECT") a = "collnet-direct";
+    else if (algo == "COLLNET_CHAIN") a = "collnet-chain";
+    else return "";
+    std::string p;
+    if (proto == "LL") p = "LL";
+    else if (proto == "LL128") p = "LL128";
+    else if (proto == "SIMPLE") p = "Simple";
+    else return "";
+    return a + "/" + p;
+}
+
+// "... NCCL INFO AllReduce: 1048576 Bytes -> Algo TREE proto LL128
+// channel{Lo..Hi}={0..15}"; nullopt for any other line.
+std::optional<TuningChoice> tuning_choice(std::string_view line) {
+    static constexpr std::string_view kInfo = "NCCL INFO ";
+    const std::size_t info = line.find(kInfo);
+    if (info == std::string_view::npos) return std::nullopt;
+    const auto t = split_blanks(line.substr(info + kInfo.size()));
+    // AllReduce: 1048576 Bytes -> Algo TREE proto LL128 channel{Lo..Hi}={0..15}
+    if (t.size() < 9 || !t[0].ends_with(":") || t[2] != "Bytes" || t[3] != "->" || t[4] != "Algo" || t[6] != "proto" ||
+        !t[8].starts_with("channel{Lo..Hi}={"))
+        return std::nullopt;
+    const auto bytes = whole_number(t[1]);
+    const std::string choice = dtcalc_choice(t[5], t[7]);
+    std::string_view range = t[8].substr(std::string_view("channel{Lo..Hi}={").size());
+    const std::size_t dots = range.find("..");
+    if (!bytes || *bytes < 0 || choice.empty() || dots == std::string_view::npos || !range.ends_with("}"))
+        return std::nullopt;
+    const auto lo = whole_number(range.substr(0, dots));
+    const auto hi = whole_number(range.substr(dots + 2, range.size() - dots - 3));
+    if (!lo || !hi || *hi < *lo) return std::nullopt;
+    return TuningChoice{std::string(t[0].substr(0, t[0].size() - 1)), static_cast<std::uint64_t>(*bytes), choice,
+                        static_cast<int>(*hi - *lo + 1)};
 }
 
 // Record one setting line; every rank prints it, and they must agree.
@@ -403,6 +473,15 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         ++line_number;
         const auto tokens = split_blanks(line);
         if (tokens.empty()) continue;
+        if (const auto choice = tuning_choice(line)) {
+            // Rank 0 prints one per call: keep the first of each size.
+            if (run && !run_done &&
+                std::none_of(run->tuning.begin(), run->tuning.end(), [&](const TuningChoice& t) {
+                    return t.function == choice->function && t.bytes == choice->bytes;
+                }))
+                run->tuning.push_back(*choice);
+            continue;
+        }
         if (const auto setting = env_setting(line)) {
             EnvSettings& into = run && !run_done ? run->env : pending;
             record_setting(setting->first == "NCCL_ALGO" ? into.algo : into.proto, setting->first, setting->second,

@@ -72,7 +72,11 @@ void write_validation_table(std::ostream& out, const ValidationReport& report, b
             const std::string reference_error = c.reference ? signed_percent(*c.reference / c.measured - 1.0) : "";
             fmt::print(out, "{:<{}}  {:<{}}  {:<{}}  {:>15.3f}  {:>15.3f}  {:<6}  {:>9}  {:<16}  {:>15}  {:>9}\n",
                        c.dataset, wd, c.group, wg, c.label, wl, c.measured, c.predicted, c.unit,
-                       signed_percent(c.predicted / c.measured - 1.0), c.model, reference, reference_error);
+                       signed_percent(c.predicted / c.measured - 1.0),
+                       c.measured_model.empty() || c.measured_model == c.model
+                           ? c.model
+                           : c.model + " (NCCL ran " + c.measured_model + ")",
+                       reference, reference_error);
         }
     }
     fmt::print(out, "\n{}: {} gates checked, {} failed\n", report.passed() ? "PASS" : "FAIL", report.gates_checked,
@@ -118,11 +122,12 @@ void write_validation_json(std::ostream& out, const ValidationReport& report) {
         const ValidationCase& c = report.cases[i];
         fmt::print(out,
                    "{}\n    {{\"dataset\": {}, \"group\": {}, \"case\": {}, \"x\": {}, \"measured\": {}, "
-                   "\"predicted\": {}, \"unit\": {}, \"error\": {}, \"model\": {}, \"reference\": {}, "
-                   "\"source\": {}}}",
+                   "\"predicted\": {}, \"unit\": {}, \"error\": {}, \"model\": {}, \"measured_model\": {}, "
+                   "\"reference\": {}, \"source\": {}}}",
                    i ? "," : "", json_string(c.dataset), json_string(c.group), json_string(c.label), number(c.x),
                    number(c.measured), number(c.predicted), json_string(c.unit), number(c.predicted / c.measured - 1.0),
-                   json_string(c.model), c.reference ? number(*c.reference) : "null", json_string(c.source));
+                   json_string(c.model), c.measured_model.empty() ? "null" : json_string(c.measured_model),
+                   c.reference ? number(*c.reference) : "null", json_string(c.source));
     }
     out << (report.cases.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
