@@ -412,7 +412,8 @@ std::optional<TuningChoice> tuning_choice(std::string_view line) {
         return std::nullopt;
     const auto lo = whole_number(range.substr(0, dots));
     const auto hi = whole_number(range.substr(dots + 2, range.size() - dots - 3));
-    if (!lo || !hi || *hi < *lo) return std::nullopt;
+    constexpr long long kMaxChannels = 4096;  // far above NCCL's MAXCHANNELS (64)
+    if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > kMaxChannels) return std::nullopt;
     return TuningChoice{std::string(t[0].substr(0, t[0].size() - 1)), static_cast<std::uint64_t>(*bytes), choice,
                         static_cast<int>(*hi - *lo + 1)};
 }
