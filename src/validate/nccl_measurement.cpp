@@ -5,6 +5,21 @@
 
 namespace dtcalc {
 
+StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
+                                  const InputLocation& proto_at) {
+    StatedNcclForce out;
+    apply_nccl_algo(out.force, algo, algo_at);
+    apply_nccl_proto(out.force, proto, proto_at);
+    const auto note = [&](const char* variable, const std::string& value, const InputLocation& at) {
+        if (value.empty()) return;
+        out.origin += (out.origin.empty() ? "" : ", ") + std::string(variable) + "=" + value + " at " + at.file + ":" +
+                      std::to_string(at.line);
+    };
+    note("NCCL_ALGO", algo, algo_at);
+    note("NCCL_PROTO", proto, proto_at);
+    return out;
+}
+
 std::string nccl_group_name(const NcclMeasurement& row) {
     return std::string(collective_kind_name(row.kind)) + "/" + std::to_string(row.gpus()) + "gpu/" +
            std::to_string(row.nodes) + "node";

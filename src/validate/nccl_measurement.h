@@ -37,6 +37,17 @@ struct NcclMeasurement {
     int gpus() const { return nodes * gpus_per_node; }
 };
 
+/// A run's own NCCL_ALGO / NCCL_PROTO (either may be empty: unset), read at
+/// where its input states them: the restriction, and "NCCL_ALGO=Ring at
+/// file:line" for messages. Throws InputError at the place for a value NCCL
+/// rejects.
+struct StatedNcclForce {
+    NcclForce force;
+    std::string origin;
+};
+StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
+                                  const InputLocation& proto_at);
+
 /// "all-reduce/8gpu/1node": the group `validate` and `calibrate` summarise by
 /// (collective x total GPUs x nodes).
 std::string nccl_group_name(const NcclMeasurement& row);

@@ -82,11 +82,10 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
         m.source = table.rows[r][c_source];
         const std::string algo = row_setting(table, r, c_algo, c_notes, "NCCL_ALGO", "nccl_algo");
         const std::string proto = row_setting(table, r, c_proto, c_notes, "NCCL_PROTO", "nccl_proto");
-        const std::string at = table.path + ":" + std::to_string(table.lines[r]);
-        apply_nccl_algo(m.force, algo, {table.path, table.lines[r], 0, "nccl_algo"});
-        apply_nccl_proto(m.force, proto, {table.path, table.lines[r], 0, "nccl_proto"});
-        if (!algo.empty()) m.force_origin = "NCCL_ALGO=" + algo + " at " + at;
-        if (!proto.empty()) m.force_origin += std::string(m.force_origin.empty() ? "" : ", ") + "NCCL_PROTO=" + proto + " at " + at;
+        StatedNcclForce stated = stated_nccl_force(algo, {table.path, table.lines[r], 0, "nccl_algo"}, proto,
+                                                   {table.path, table.lines[r], 0, "nccl_proto"});
+        m.force = stated.force;
+        m.force_origin = std::move(stated.origin);
         out.push_back(std::move(m));
     }
     return out;

@@ -4,34 +4,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <map>
 
 #include "config/config_readers.h"
 #include "core/number_text.h"
+#include "validate/log_tokens.h"
+#include "validate/nccl_debug_lines.h"
 
 namespace dtcalc {
 namespace {
-
-std::vector<std::string_view> split_blanks(std::string_view line) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-        const std::size_t start = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-        if (i > start) out.push_back(line.substr(start, i - start));
-    }
-    return out;
-}
-
-std::optional<long long> whole_number(std::string_view s) {
-    long long v = 0;
-    if (s.empty()) return std::nullopt;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
 
 bool all_digits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -125,19 +106,10 @@ struct EnvSettings {
     std::optional<EnvSetting> algo, proto;
 };
 
-// One "NCCL INFO AllReduce: 1048576 Bytes -> Algo TREE proto LL128
-// channel{Lo..Hi}={0..15}" line (src/enqueue.cc, NCCL_DEBUG_SUBSYS=TUNING).
-struct TuningChoice {
-    std::string function;  // NCCL's name: AllReduce, AllGather, ReduceScatter, ...
-    std::uint64_t bytes = 0;  // count x type size: a rank's share for AllGather and ReduceScatter
-    std::string choice;    // dtcalc's names: "tree/LL128"
-    int channels = 0;
-};
-
 struct Run {
     int header_line = 0;  // the "# nThread" line
     EnvSettings env;
-    std::vector<TuningChoice> tuning;
+    std::vector<NcclTuningLine> tuning;  // NCCL's choice, the first line of each size
     std::string program;
     int program_line = 0;
     std::vector<std::pair<std::string, int>> rank_hosts;  // host, line
@@ -319,22 +291,16 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
                                  : kind == CollectiveKind::ReduceScatter ? "ReduceScatter"
                                                                          : "";
     const std::uint64_t share = per_rank_count(kind) ? static_cast<std::uint64_t>(ranks) : 1;
-    auto ran = [&](std::uint64_t bytes) -> const TuningChoice* {
-        for (const TuningChoice& t : run.tuning)
+    auto ran = [&](std::uint64_t bytes) -> const NcclTuningLine* {
+        for (const NcclTuningLine& t : run.tuning)
             if (t.function == function && t.bytes * share == bytes) return &t;
         return nullptr;
     };
-    NcclForce force;
-    std::string origin;
-    if (run.env.algo) {
-        apply_nccl_algo(force, run.env.algo->value, {path, run.env.algo->line, 0, "NCCL_ALGO"});
-        origin = fmt::format("NCCL_ALGO={} at {}:{}", run.env.algo->value, path, run.env.algo->line);
-    }
-    if (run.env.proto) {
-        apply_nccl_proto(force, run.env.proto->value, {path, run.env.proto->line, 0, "NCCL_PROTO"});
-        origin += fmt::format("{}NCCL_PROTO={} at {}:{}", origin.empty() ? "" : ", ", run.env.proto->value, path,
-                              run.env.proto->line);
-    }
+    const EnvSetting none;
+    const EnvSetting& algo = run.env.algo ? *run.env.algo : none;
+    const EnvSetting& proto = run.env.proto ? *run.env.proto : none;
+    const StatedNcclForce stated = stated_nccl_force(algo.value, {path, algo.line, 0, "NCCL_ALGO"}, proto.value,
+                                                     {path, proto.line, 0, "NCCL_PROTO"});
     for (const LogRow& row : run.rows) {
         check_row_fits(row, kind, ranks, path);
         NcclMeasurement m;
@@ -345,77 +311,14 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
         m.time_us = row.time_us;
         m.where = {path, row.line, 0, ""};
         m.source = path + ":" + std::to_string(row.line);
-        m.force = force;
-        m.force_origin = origin;
-        if (const TuningChoice* t = ran(row.bytes)) {
+        m.force = stated.force;
+        m.force_origin = stated.origin;
+        if (const NcclTuningLine* t = ran(row.bytes)) {
             m.nccl_ran = t->choice;
             m.nccl_ran_channels = t->channels;
         }
         out.push_back(std::move(m));
     }
-}
-
-// "host:pid:tid [dev] NCCL INFO NCCL_ALGO set by environment to Ring"
-// (src/graph/tuning.cc, ncclTopoTuneModel): the variable and its value.
-std::optional<std::pair<std::string, std::string>> env_setting(std::string_view line) {
-    static constexpr std::string_view kInfo = "NCCL INFO ";
-    static constexpr std::string_view kSet = " set by environment to ";
-    const std::size_t info = line.find(kInfo);
-    if (info == std::string_view::npos) return std::nullopt;
-    std::string_view rest = line.substr(info + kInfo.size());
-    for (std::string_view variable : {std::string_view("NCCL_ALGO"), std::string_view("NCCL_PROTO")}) {
-        if (!rest.starts_with(variable) || !rest.substr(variable.size()).starts_with(kSet)) continue;
-        std::string_view value = rest.substr(variable.size() + kSet.size());
-        while (!value.empty() && (value.back() == '\r' || value.back() == ' ' || value.back() == '\t'))
-            value.remove_suffix(1);
-        return std::make_pair(std::string(variable), std::string(value));
-    }
-    return std::nullopt;
-}
-
-// NCCL's algorithm and protocol names (ncclAlgoToString, ncclProtoToString)
-// in dtcalc's spelling; empty for one dtcalc does not know.
-std::string dtcalc_choice(std::string_view algo, std::string_view proto) {
-    std::string a;
-    if (algo == "RING") a = "ring";
-    else if (algo == "TREE") a = "tree";
-    else if (algo == "NVLS") a = "nvls";
-    else if (algo == "NVLS_TREE") a = "nvls-tree";
-    else if (algo == "PAT") a = "pat";
-    else if (algo == "COLLNET_DIRECT") a = "collnet-direct";
-    else if (algo == "COLLNET_CHAIN") a = "collnet-chain";
-    else return "";
-    std::string p;
-    if (proto == "LL") p = "LL";
-    else if (proto == "LL128") p = "LL128";
-    else if (proto == "SIMPLE") p = "Simple";
-    else return "";
-    return a + "/" + p;
-}
-
-// "... NCCL INFO AllReduce: 1048576 Bytes -> Algo TREE proto LL128
-// channel{Lo..Hi}={0..15}"; nullopt for any other line.
-std::optional<TuningChoice> tuning_choice(std::string_view line) {
-    static constexpr std::string_view kInfo = "NCCL INFO ";
-    const std::size_t info = line.find(kInfo);
-    if (info == std::string_view::npos) return std::nullopt;
-    const auto t = split_blanks(line.substr(info + kInfo.size()));
-    // AllReduce: 1048576 Bytes -> Algo TREE proto LL128 channel{Lo..Hi}={0..15}
-    if (t.size() < 9 || !t[0].ends_with(":") || t[2] != "Bytes" || t[3] != "->" || t[4] != "Algo" || t[6] != "proto" ||
-        !t[8].starts_with("channel{Lo..Hi}={"))
-        return std::nullopt;
-    const auto bytes = whole_number(t[1]);
-    const std::string choice = dtcalc_choice(t[5], t[7]);
-    std::string_view range = t[8].substr(std::string_view("channel{Lo..Hi}={").size());
-    const std::size_t dots = range.find("..");
-    if (!bytes || *bytes < 0 || choice.empty() || dots == std::string_view::npos || !range.ends_with("}"))
-        return std::nullopt;
-    const auto lo = whole_number(range.substr(0, dots));
-    const auto hi = whole_number(range.substr(dots + 2, range.size() - dots - 3));
-    constexpr long long kMaxChannels = 4096;  // far above NCCL's MAXCHANNELS (64)
-    if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > kMaxChannels) return std::nullopt;
-    return TuningChoice{std::string(t[0].substr(0, t[0].size() - 1)), static_cast<std::uint64_t>(*bytes), choice,
-                        static_cast<int>(*hi - *lo + 1)};
 }
 
 // Record one setting line; every rank prints it, and they must agree.
@@ -474,18 +377,18 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         ++line_number;
         const auto tokens = split_blanks(line);
         if (tokens.empty()) continue;
-        if (const auto choice = tuning_choice(line)) {
+        if (const auto choice = nccl_tuning_line(line)) {
             // Rank 0 prints one per call: keep the first of each size.
             if (run && !run_done &&
-                std::none_of(run->tuning.begin(), run->tuning.end(), [&](const TuningChoice& t) {
+                std::none_of(run->tuning.begin(), run->tuning.end(), [&](const NcclTuningLine& t) {
                     return t.function == choice->function && t.bytes == choice->bytes;
                 }))
                 run->tuning.push_back(*choice);
             continue;
         }
-        if (const auto setting = env_setting(line)) {
+        if (const auto setting = nccl_env_line(line)) {
             EnvSettings& into = run && !run_done ? run->env : pending;
-            record_setting(setting->first == "NCCL_ALGO" ? into.algo : into.proto, setting->first, setting->second,
+            record_setting(setting->variable == "NCCL_ALGO" ? into.algo : into.proto, setting->variable, setting->value,
                            line_number, path);
             continue;
         }

@@ -39,7 +39,7 @@
 //   cnode3-002:4180122:4180122 [0] NCCL INFO NCCL_ALGO set by environment to Ring
 //   cnode3-002:4180122:4180122 [0] NCCL INFO NCCL_PROTO set by environment to LL128
 //
-// (src/graph/tuning.cc). Such a run's rows carry the setting (nccl_force.h) and
+// (src/graph/tuning.cc; nccl_debug_lines.h reads them). Such a run's rows carry the setting (nccl_force.h) and
 // are predicted with NCCL's choice restricted the same way. Every rank prints
 // the line and all must agree; one printed before a run's "# nThread" line or
 // after its table ended belongs to the next run. Lines that are none of these

@@ -49,10 +49,9 @@ std::vector<std::string_view> pieces(std::string_view s, char delimiter) {
 std::optional<std::vector<int>> prefix_functions(std::string_view prefix) {
     const std::string key = squashed_lower(prefix);
     if (key == "broadcast" || key == "reduce") return std::vector<int>{};
-    if (key == "allgather") return std::vector<int>{0};
-    if (key == "reducescatter") return std::vector<int>{1};
-    if (key == "allreduce") return std::vector<int>{2};
-    return std::nullopt;
+    const auto kind = parse_collective_kind(key);
+    if (!kind || function_index(*kind) < 0) return std::nullopt;
+    return std::vector<int>{function_index(*kind)};
 }
 
 // One variable's names: the index of a name in the table dtcalc keeps, -1 for
