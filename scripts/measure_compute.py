@@ -17,6 +17,12 @@ Writes into OUTDIR:
                     and attention alone: what remains is the layer's other work (--only layer)
   layer_kernels.csv the same layer's kernels from the profiler, each with its time per step
   layer_compiled.csv, layer_compiled_kernels.csv  the same through torch.compile (--only layer-compiled)
+  output_layer.csv  the embedding lookup, output-layer GEMMs, Megatron's cross-entropy loss and the
+                    embedding's gradient, per tensor-parallel rank, back to back (--only output-layer)
+  optimizer.csv     Megatron's distributed-optimizer step op by op: gradients to fp32, their norm,
+                    fused Adam, parameters back to bf16 (--only optimizer)
+  loss_variants.csv the loss forward and backward: Megatron's unfused and fused cross entropy,
+                    torchtitan's F.cross_entropy (--only loss-variants)
   sequence.csv      one transformer layer's GEMMs (forward, dgrad, wgrad) run back to back for
                     seconds, as a training step runs them: no L2 flush, no idle gaps, the card
                     at its power cap; each GEMM timed by events inside the running sequence
@@ -641,6 +647,287 @@ def _layer_kernels(name, tp, layer, grad, steps=3):
             for k, (c, t) in sorted(agg.items(), key=lambda kv: -kv[1][1])]
 
 
+# ---------------------------------------------------------------- output layer, loss, embedding, optimizer
+
+# (model, hidden, vocab as Megatron pads it, tp list): the last stage's output layer and the
+# first stage's embedding, per tensor-parallel rank. Megatron pads the vocabulary to a multiple
+# of 128 x tp (megatron/training/tokenizer: _vocab_size_with_padding, make-vocab-size-divisible-by
+# 128); 128,256 and 32,000 already are, GPT-2's 50,257 becomes 51,200 at tp 8.
+OUTPUT_LAYER_MODELS = [
+    ("llama3-8b", 4096, 128256, (1, 2, 4, 8)),
+    ("llama3-70b", 8192, 128256, (1, 2, 4, 8)),
+    ("llama2-7b", 4096, 32000, (1, 2, 4, 8)),
+    ("gpt3-175b", 12288, 51200, (1, 2, 4, 8)),
+]
+
+
+def cross_entropy_unfused(logits_bf16, target):
+    """Megatron-Core's vocab-parallel cross entropy forward at tp 1 (megatron/core/tensor_parallel/
+    cross_entropy.py, _VocabParallelCrossEntropy.forward, no label smoothing), op for op: the logits
+    to fp32, their max, subtracted in place, the target's logit gathered, exp in place, the row
+    sums, the loss, the softmax by an in-place divide. Returns (loss, softmax, masked target)."""
+    x = logits_bf16.float()
+    mx = torch.max(x, dim=-1)[0]
+    x -= mx.unsqueeze(-1)
+    rows = torch.arange(x.size(0), device=x.device)
+    pred = x[rows, target].clone()
+    torch.exp(x, out=x)
+    s = x.sum(dim=-1)
+    loss = torch.log(s) - pred
+    x.div_(s.unsqueeze(-1))
+    return loss, x, target
+
+
+def cross_entropy_unfused_backward(softmax, target, grad_loss):
+    """Its backward: one subtracted at each target, scaled by the loss gradient in place, and the
+    autograd cast back to the logits' bf16."""
+    rows = torch.arange(softmax.size(0), device=softmax.device)
+    softmax[rows, target] -= 1.0
+    softmax.mul_(grad_loss.unsqueeze(-1))
+    return softmax.to(torch.bfloat16)
+
+
+def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10):
+    """One microbatch's embedding lookup, output-layer GEMMs, loss and embedding gradient, back to
+    back as a step runs them, each op timed by events inside the running loop."""
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "output_layer.csv"),
+            ["model", "tp", "tokens", "hidden", "vocab_per_rank", "op", "m", "n", "k", "elements",
+             "median_us", "p10_us", "p90_us", "sm_clock_mhz", "power_w"])
+    first = True
+    for tokens in (4096, 8192):
+        for model, hid, vocab, tps in OUTPUT_LAYER_MODELS:
+            for tp in tps:
+                if time.time() > deadline:
+                    print("output-layer: budget reached")
+                    return w.rows
+                v = vocab // tp
+                try:
+                    wt = torch.randn(v, hid, device=DEV, dtype=torch.bfloat16) * 0.02
+                    main_grad = torch.zeros(v, hid, device=DEV, dtype=torch.float32)
+                    ids = torch.randint(0, v, (tokens,), device=DEV)
+                    xin = torch.randn(tokens, hid, device=DEV, dtype=torch.bfloat16)
+                    gl = torch.full((tokens,), 1.0 / tokens, device=DEV)
+                    st = {}
+
+                    def emb_fwd():
+                        st["emb"] = F.embedding(ids, wt)
+
+                    def logits_fwd():  # Y = X W^T, Megatron's output layer (F.linear)
+                        st["logits"] = torch.mm(xin, wt.t())
+
+                    def loss_fwd():
+                        st["loss"], st["sm"], _ = cross_entropy_unfused(st["logits"], ids)
+
+                    def loss_bwd():
+                        st["dlogits"] = cross_entropy_unfused_backward(st["sm"], ids, gl)
+
+                    def logits_dgrad():  # dX = dY W
+                        st["dx"] = torch.mm(st["dlogits"], wt)
+
+                    def logits_wgrad():  # dW = dY^T X, accumulated into fp32 main_grad
+                        st["dw"] = torch.mm(st["dlogits"].t(), xin)
+
+                    def emb_bwd():  # the embedding's dense gradient, then main_grad += grad
+                        gw = torch.ops.aten.embedding_dense_backward(st["dx"], ids, v, -1, False)
+                        main_grad.add_(gw)
+
+                    ops = [("embedding_fwd", emb_fwd, tokens, hid, 0), ("logits_fwd", logits_fwd, tokens, v, hid),
+                           ("loss_fwd", loss_fwd, tokens, v, 0), ("loss_bwd", loss_bwd, tokens, v, 0),
+                           ("logits_dgrad", logits_dgrad, tokens, hid, v), ("logits_wgrad", logits_wgrad, v, hid, tokens),
+                           ("embedding_bwd", emb_bwd, v, hid, 0)]
+                    t_end = time.time() + (3.0 if first else warm_s)
+                    first = False
+                    while time.time() < t_end:
+                        for _, f, *_ in ops:
+                            f()
+                        torch.cuda.synchronize()
+                    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(ops) + 1)] for _ in range(iters)]
+                    for it in range(iters):
+                        ev[it][0].record()
+                        for i, (_, f, *_) in enumerate(ops):
+                            f()
+                            ev[it][i + 1].record()
+                    torch.cuda.synchronize()
+                    clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+                    power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+                    for i, (op, _, m, n, k) in enumerate(ops):
+                        ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                        elements = m * n
+                        w.row(model=model, tp=tp, tokens=tokens, hidden=hid, vocab_per_rank=v, op=op, m=m, n=n, k=k,
+                              elements=elements, median_us=f"{quantile(ts, 0.5)*1e6:.2f}",
+                              p10_us=f"{quantile(ts, 0.1)*1e6:.2f}", p90_us=f"{quantile(ts, 0.9)*1e6:.2f}",
+                              sm_clock_mhz=clock, power_w=power)
+                except Exception as ex:  # noqa: BLE001
+                    print(f"output-layer {model} tp {tp} {tokens}: {type(ex).__name__}: {ex}")
+                finally:
+                    st = wt = main_grad = ids = xin = ops = None
+                    torch.cuda.empty_cache()
+    return w.rows
+
+
+def run_optimizer(out, deadline, nv, iters=10):
+    """Megatron-Core's distributed-optimizer step on one rank's shard, op for op
+    (megatron/core/optimizer/distrib_optimizer.py and optimizer.py, bf16 with fp32 main params):
+    the bf16 gradients copied to fp32 main gradients, their global norm (clip_grad_norm_fp32),
+    the fused Adam step over fp32 params, grads, exp_avg, exp_avg_sq, and the fp32 params copied
+    back to the bf16 model params. Tensors shaped as a Llama-3 8B layer's weights; each op over the
+    whole shard timed by events inside the running loop."""
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "optimizer.csv"),
+            ["params", "tensors", "op", "bytes_per_param", "median_us", "p10_us", "p90_us", "gbps",
+             "sm_clock_mhz", "power_w"])
+    layer = [(4096, 4096), (1024, 4096), (1024, 4096), (4096, 4096), (14336, 4096), (14336, 4096), (4096, 14336)]
+    for nlayers in (1, 4):  # 218 M and 872 M parameters: 20 B each in fp32 and bf16 copies
+        if time.time() > deadline:
+            break
+        try:
+            shapes = layer * nlayers
+            n = sum(a * b for a, b in shapes)
+            model_g = [torch.randn(a, b, device=DEV, dtype=torch.bfloat16) for a, b in shapes]
+            model_p = [torch.empty(a, b, device=DEV, dtype=torch.bfloat16) for a, b in shapes]
+            main = [torch.nn.Parameter(torch.randn(a, b, device=DEV)) for a, b in shapes]
+            for p in main:
+                p.grad = torch.empty_like(p)
+            opt = torch.optim.AdamW(main, lr=1e-4, weight_decay=0.1, fused=True)
+            grads = [p.grad for p in main]
+            ops = [("grad_to_fp32", lambda: torch._foreach_copy_(grads, model_g), 6),
+                   ("grad_norm", lambda: torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads))), 4),
+                   ("adam_fused", opt.step, 28),
+                   ("param_to_bf16", lambda: torch._foreach_copy_(model_p, main), 6)]
+            for _ in range(3):
+                for _, f, _ in ops:
+                    f()
+            torch.cuda.synchronize()
+            ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(ops) + 1)] for _ in range(iters)]
+            for it in range(iters):
+                ev[it][0].record()
+                for i, (_, f, _) in enumerate(ops):
+                    f()
+                    ev[it][i + 1].record()
+            torch.cuda.synchronize()
+            clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+            power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+            for i, (op, _, bpp) in enumerate(ops):
+                ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                med = quantile(ts, 0.5)
+                w.row(params=n, tensors=len(shapes), op=op, bytes_per_param=bpp, median_us=f"{med*1e6:.2f}",
+                      p10_us=f"{quantile(ts, 0.1)*1e6:.2f}", p90_us=f"{quantile(ts, 0.9)*1e6:.2f}",
+                      gbps=f"{bpp*n/med/1e9:.1f}", sm_clock_mhz=clock, power_w=power)
+        except Exception as ex:  # noqa: BLE001
+            print(f"optimizer {nlayers} layers: {type(ex).__name__}: {ex}")
+        finally:
+            model_g = model_p = main = opt = grads = ops = None
+            torch.cuda.empty_cache()
+    return w.rows
+
+
+def run_loss_variants(out, deadline, nv, warm_s=0.5, iters=10):
+    """The loss over one microbatch's logits three ways, forward and backward timed apart inside a
+    running loop: Megatron-Core's unfused cross entropy (as run_output_layer), its fused path
+    (--cross-entropy-loss-fusion: the logits' cast and max, the subtract and exp in place, the
+    divide in place and the backward's scaling each one kernel through torch.compile, as
+    megatron/core/fusions/fused_cross_entropy.py groups them), and torchtitan's
+    F.cross_entropy on the logits cast to fp32 (torchtitan/components/loss.py)."""
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "loss_variants.csv"),
+            ["variant", "tokens", "vocab_per_rank", "elements", "pass", "median_us", "p10_us", "p90_us",
+             "sm_clock_mhz", "power_w"])
+
+    @torch.compile(dynamic=False)
+    def fused_max(x):
+        xf = x.float()
+        return xf, torch.max(xf, dim=-1)[0]
+
+    @torch.compile(dynamic=False)
+    def fused_exp(xf, mx):
+        xf.sub_(mx.unsqueeze(-1))
+        xf.exp_()
+
+    @torch.compile(dynamic=False)
+    def fused_div(xf, s, pred):
+        loss = torch.log(s) - pred
+        xf.div_(s.unsqueeze(-1))
+        return loss
+
+    @torch.compile(dynamic=False)
+    def fused_scale(xf, g):
+        xf.mul_(g.unsqueeze(-1))
+
+    def fused_fwd(logits, ids, st):
+        xf, mx = fused_max(logits)
+        rows = torch.arange(xf.size(0), device=xf.device)
+        pred = xf[rows, ids] - mx
+        fused_exp(xf, mx)
+        s = xf.sum(dim=-1)
+        st["loss"] = fused_div(xf, s, pred)
+        st["sm"] = xf
+
+    def fused_bwd(ids, gl, st):
+        sm = st["sm"]
+        rows = torch.arange(sm.size(0), device=sm.device)
+        sm[rows, ids] -= 1.0
+        fused_scale(sm, gl)
+        st["d"] = sm.to(torch.bfloat16)
+
+    def unfused_fwd(logits, ids, st):
+        st["loss"], st["sm"], _ = cross_entropy_unfused(logits, ids)
+
+    def unfused_bwd(ids, gl, st):
+        st["d"] = cross_entropy_unfused_backward(st["sm"], ids, gl)
+
+    def torch_fwd(logits, ids, st):
+        lg = logits.detach().requires_grad_(True)
+        st["lg"] = lg
+        st["loss"] = F.cross_entropy(lg.float(), ids)
+
+    def torch_bwd(ids, gl, st):
+        st["loss"].backward()
+        st["d"] = st["lg"].grad
+        st["lg"].grad = None
+
+    variants = [("megatron-unfused", unfused_fwd, unfused_bwd), ("megatron-fused", fused_fwd, fused_bwd),
+                ("torch-cross-entropy", torch_fwd, torch_bwd)]
+    for tokens, v in ((8192, 128256), (8192, 16032), (8192, 32000), (4096, 64128)):
+        for name, fwd, bwd in variants:
+            if time.time() > deadline:
+                print("loss-variants: budget reached")
+                return w.rows
+            try:
+                logits = torch.randn(tokens, v, device=DEV, dtype=torch.bfloat16)
+                ids = torch.randint(0, v, (tokens,), device=DEV)
+                gl = torch.full((tokens,), 1.0 / tokens, device=DEV)
+                st = {}
+                t_end = time.time() + warm_s
+                while True:
+                    fwd(logits, ids, st)
+                    bwd(ids, gl, st)
+                    torch.cuda.synchronize()
+                    if time.time() > t_end:
+                        break
+                ev = [[torch.cuda.Event(enable_timing=True) for _ in range(3)] for _ in range(iters)]
+                for it in range(iters):
+                    ev[it][0].record()
+                    fwd(logits, ids, st)
+                    ev[it][1].record()
+                    bwd(ids, gl, st)
+                    ev[it][2].record()
+                torch.cuda.synchronize()
+                clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+                power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+                for j, pas in ((0, "fwd"), (1, "bwd")):
+                    ts = [ev[it][j].elapsed_time(ev[it][j + 1]) * 1e-3 for it in range(iters)]
+                    w.row(variant=name, tokens=tokens, vocab_per_rank=v, elements=tokens * v, **{"pass": pas},
+                          median_us=f"{quantile(ts, 0.5)*1e6:.2f}", p10_us=f"{quantile(ts, 0.1)*1e6:.2f}",
+                          p90_us=f"{quantile(ts, 0.9)*1e6:.2f}", sm_clock_mhz=clock, power_w=power)
+            except Exception as ex:  # noqa: BLE001
+                print(f"loss-variants {name} {tokens}x{v}: {type(ex).__name__}: {ex}")
+            finally:
+                logits = st = None
+                torch.cuda.empty_cache()
+    return w.rows
+
+
 def main():
     global FLUSH
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -648,10 +935,12 @@ def main():
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
     ap.add_argument("--only", choices=["all", "sequence", "attention-sequence", "elementwise", "sustained", "gemm",
-                                       "attention", "layer", "layer-compiled"], default="all",
+                                       "attention", "layer", "layer-compiled", "output-layer", "optimizer", "loss-variants"],
+                    default="all",
                     help="one part alone: sequence (sequence.csv), attention-sequence (attention_sequence.csv), "
                          "elementwise, sustained, gemm or attention (the isolated kernels), layer (layer.csv), "
-                         "layer-compiled (the same layer through torch.compile)")
+                         "layer-compiled (the same layer through torch.compile), output-layer (output_layer.csv), "
+                         "optimizer (optimizer.csv), loss-variants (loss_variants.csv)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -672,6 +961,9 @@ def main():
             "attention": lambda: run_attention(args.outdir, t0 + b),
             "layer": lambda: run_layer(args.outdir, t0 + b, nv),
             "layer-compiled": lambda: run_layer(args.outdir, t0 + b, nv, compiled=True),
+            "output-layer": lambda: run_output_layer(args.outdir, t0 + b, nv),
+            "optimizer": lambda: run_optimizer(args.outdir, t0 + b, nv),
+            "loss-variants": lambda: run_loss_variants(args.outdir, t0 + b, nv),
         }
         counts[args.only] = parts[args.only]()
         print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
