@@ -12,6 +12,7 @@
 
 #include "calibrate/calibration.h"
 #include "calibrate_fixtures.h"
+#include "core/number_text.h"
 #include "config/config_readers.h"
 #include "config/preset.h"
 #include "config/toml_writer.h"
@@ -111,7 +112,7 @@ std::string synthetic_plans_csv(const std::string& header) {
 TEST_CASE("recovery on training cases: the framework term the data were made with comes back within 2.5 % under 3 % noise") {
     // The published cases' plans (validation/training/cases.csv: 4 families, 27 rows) and
     // the 64 synthetic plans above, "measured" by predict on the preset with
-    // framework-bytes-per-element = 280 (the preset states 63.73) and scaled by
+    // framework-bytes-per-element = 280 (the preset states 50.30) and scaled by
     // 1 + 3 % x noise_step(row); then fitted from the preset's own value. predict here is
     // the ordinary path (a preset file), independent of how calibrate sets candidate values.
     const std::string table = "\"compute.framework-bytes-per-element\" = [1.0, 1000.0]\n";
@@ -157,7 +158,7 @@ TEST_CASE("recovery on training cases: the framework term the data were made wit
         const ConstantFit& c = constant(r, "compute.framework-bytes-per-element");
         MESSAGE("noise " << noise << ": fitted " << c.after);
         CHECK(c.fitted);
-        CHECK(c.before == 63.73);
+        CHECK(c.before == 50.30);
         CHECK(c.rows == 91);
         CHECK(std::abs(c.after / 280.0 - 1) < (noise == 0 ? 0.001 : 0.025));
         REQUIRE(r.groups.size() == 7);
@@ -306,13 +307,23 @@ TEST_CASE("calibrate --write after a fit on training cases: the framework term w
     const Preset written = load_preset(out, kPresetDirs);
     REQUIRE(written.has_compute_table);
     // The value the report states is the value written.
-    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-bytes-per-element\", \"before\": 63.73, \"after\": {:.6g},",
+    CHECK(run.out.find(fmt::format("\"key\": \"compute.framework-bytes-per-element\", \"before\": 50.3, \"after\": {:.6g},",
                                    written.system.device.framework_bytes_per_element)) != std::string::npos);
-    CHECK(written.system.device.framework_bytes_per_element != 63.73);
-    CHECK(read_text_file(out).find(fmt::format("framework-bytes-per-element = {}  # fitted by dtcalc calibrate on "
-                                               "2026-04-02 to {} (27 rows in 4 fitted groups); preset h100-ib-ndr400 "
-                                               "had 63.73",
-                                               written.system.device.framework_bytes_per_element, cases)) != std::string::npos);
+    CHECK(written.system.device.framework_bytes_per_element != 50.30);
+    // The line rewritten in place: the fitted number (a TOML float), then its note.
+    const std::string text = read_text_file(out);
+    const std::string key = "framework-bytes-per-element = ";
+    const std::size_t at = text.find(key);
+    REQUIRE(at != std::string::npos);
+    const std::size_t note_at = text.find("  # fitted by dtcalc calibrate on ", at);
+    REQUIRE(note_at != std::string::npos);
+    const auto value = dtcalc::parse_finite_number(text.substr(at + key.size(), note_at - at - key.size()));
+    REQUIRE(value.has_value());
+    CHECK(*value == doctest::Approx(written.system.device.framework_bytes_per_element).epsilon(1e-12));
+    CHECK(text.find(fmt::format("  # fitted by dtcalc calibrate on 2026-04-02 to {} (27 rows in 4 fitted groups); "
+                                "preset h100-ib-ndr400 had 50.3",
+                                cases),
+                    note_at) == note_at);
     const auto predict = run_dtcalc("predict --model llama2-7b --preset " + out + " --tp 8");
     CHECK(predict.exit_code == 0);
 }

@@ -262,14 +262,14 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     CHECK(pcie.system.nccl()->hardware.nvlinks_per_gpu == 0);
     CHECK_FALSE(pcie.system.nccl()->hardware.nvswitch);
     // A100 40GB: its own GEMM benchmark and 108 SMs; no fp8 peak, so no fp8 shape borrowed; the
-    // framework term (63.73 B per element), sustained GEMM share (0.83) and attention
+    // framework term (50.30 B per element), sustained GEMM share (0.83) and attention
     // curves are H100's.
     const ResolvedSystem a100 = cluster("a100-40gb-sxm", 1);
     CHECK(a100.system.device.peak_tflops_fp8 == 0);
     CHECK_FALSE(a100.system.device.fp8_gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.given());
     CHECK(a100.system.device.gemm_shape.tiling.sms == 108);
-    CHECK(a100.system.device.framework_bytes_per_element == 63.73);
+    CHECK(a100.system.device.framework_bytes_per_element == 50.30);
     CHECK(a100.system.device.sustained_gemm_fraction == 0.83);
     CHECK(a100.system.device.attention_forward.plateau == 0.628);
     CHECK(a100.system.device.attention_backward.seq_overhead == 1630);

@@ -156,18 +156,27 @@ TEST_CASE("an fp8 step: linear GEMMs at the fp8 peak plus TE's casts; weights ca
     }
 }
 
-TEST_CASE("the optimizer step: Adam over the rank's shard, 34 bytes per parameter at HBM bandwidth") {
+TEST_CASE("the optimizer step: Adam over the rank's shard, then the gradient buffer cleared, at HBM bandwidth") {
     // Eight layers of 12 x 1024^2 + 2 x 1024 = 12,584,960 parameters, and the input
     // embedding and output layer of 1 x 1024 each: 100,681,728 on the one stage.
-    // ZeRO 1 over dp 8: a shard of 12,585,216; x 34 B (read fp32 master, m, v and
-    // gradient, write master, m, v, the bf16 weight, reset the gradient) at 1e4 B/ns
-    // = 42,789.7344 ns. Without ZeRO every rank updates all of them: x 8.
+    // fp32 gradients (the default): per updated parameter the norm reads 4 B, Adam reads
+    // param, grad, m, v (16) and writes param, m, v (12), the bf16 copy reads 4 and writes
+    // 2: 38 B; then the whole buffer, 100,681,728 x 4 B = 402,726,912 B, is zeroed.
+    // ZeRO 1 over dp 8: a shard of 12,585,216 x 38 = 478,238,208 B, + 402,726,912
+    // = 880,965,120 B at 1e4 B/ns = 88,096.512 ns.
     PredictInputs in = inputs(8);
     in.model = gpt(8);
     in.plan.zero = 1;
-    CHECK(costs_of(in).optimizer_ns.at(0) == doctest::Approx(42789.7344).epsilon(1e-12));
+    CHECK(costs_of(in).optimizer_ns.at(0) == doctest::Approx(88096.512).epsilon(1e-12));
+    // Without ZeRO every rank updates all of them: 100,681,728 x 38 = 3,825,905,664 B,
+    // + 402,726,912 = 4,228,632,576 B: 422,863.2576 ns.
     in.plan.zero = 0;
-    CHECK(costs_of(in).optimizer_ns.at(0) == doctest::Approx(8 * 42789.7344).epsilon(1e-12));
+    CHECK(costs_of(in).optimizer_ns.at(0) == doctest::Approx(422863.2576).epsilon(1e-12));
+    // ZeRO 2 shards the buffer too, and bf16 gradients add their copy to fp32 (read 2,
+    // write 4): 12,585,216 x (38 + 6) + 12,585,216 x 2 = 578,919,936 B: 57,891.9936 ns.
+    in.plan.zero = 2;
+    in.plan.grad_reduce_in_fp32 = false;
+    CHECK(costs_of(in).optimizer_ns.at(0) == doctest::Approx(57891.9936).epsilon(1e-12));
 }
 
 TEST_CASE("the distributed optimizer: buckets of max(40M, 1M x dp) parameters, each gathered after the step") {
@@ -331,4 +340,22 @@ TEST_CASE("tp comm overlap: the GEMMs beside Transformer Engine's pipelined and 
     const TrainingStepCosts on = costs_of(in);
     CHECK(on.chunks[0].forward.compute_ns - off.chunks[0].forward.compute_ns == doctest::Approx(44291.85024));
     CHECK(on.chunks[0].backward.compute_ns - off.chunks[0].backward.compute_ns == doctest::Approx(132875.55072));
+}
+
+TEST_CASE("the loss over the logits: the plan's cross-entropy kernel on the last chunk, the gradient buffer on the first") {
+    // Two layers, one stage: the one chunk is both ends. 512 tokens x a vocabulary of 50,000 =
+    // 25,600,000 logits; unfused 38 B and fused 26 B each forward: 12 x 25,600,000 / 1e4 B/ns
+    // = 30,720 ns apart; both 14 B backward.
+    PredictInputs in = inputs(1);
+    in.model.vocab = 50000;
+    const ChunkCosts unfused = costs_of(in).chunks.at(0);
+    in.plan.cross_entropy = CrossEntropyKernel::Fused;
+    const ChunkCosts fused = costs_of(in).chunks.at(0);
+    CHECK(unfused.forward.compute_ns - fused.forward.compute_ns == doctest::Approx(30720).epsilon(1e-9));
+    CHECK(unfused.backward.compute_ns == doctest::Approx(fused.backward.compute_ns).epsilon(1e-12));
+    // bf16 gradients: the embedding gradient's main_grad add moves 2 + 2 x 2 instead of 2 + 2 x 4
+    // per vocabulary x hidden element: 50,000 x 1,024 x 4 / 1e4 = 20,480 ns less backward.
+    in.plan.grad_reduce_in_fp32 = false;
+    const ChunkCosts bf16_grads = costs_of(in).chunks.at(0);
+    CHECK(fused.backward.compute_ns - bf16_grads.backward.compute_ns == doctest::Approx(20480).epsilon(1e-9));
 }

@@ -27,6 +27,12 @@ std::optional<AttentionKernel> parse_attention_kernel(std::string_view t) {
     if (t == "unfused") return AttentionKernel::Unfused;
     return std::nullopt;
 }
+std::optional<CrossEntropyKernel> parse_cross_entropy_kernel(std::string_view t) {
+    if (t == "unfused") return CrossEntropyKernel::Unfused;
+    if (t == "fused") return CrossEntropyKernel::Fused;
+    if (t == "torch") return CrossEntropyKernel::Torch;
+    return std::nullopt;
+}
 std::optional<PipelineSplit> parse_pipeline_split(std::string_view t) {
     if (t == "even") return PipelineSplit::Even;
     if (t == "embedding") return PipelineSplit::Embedding;
@@ -103,6 +109,14 @@ std::string_view recompute_name(Recompute r) {
 }
 std::string_view precision_name(Precision p) { return p == Precision::BF16 ? "bf16" : "fp8"; }
 std::string_view attention_kernel_name(AttentionKernel a) { return a == AttentionKernel::Flash ? "flash" : "unfused"; }
+std::string_view cross_entropy_kernel_name(CrossEntropyKernel k) {
+    switch (k) {
+        case CrossEntropyKernel::Unfused: return "unfused";
+        case CrossEntropyKernel::Fused: return "fused";
+        case CrossEntropyKernel::Torch: return "torch";
+    }
+    return "?";
+}
 
 std::vector<std::string> plan_problems(const ModelSpec& m, const ParallelPlan& p, long long npus) {
     std::vector<std::string> out;

@@ -32,6 +32,13 @@ enum class AttentionKernel { Flash, Unfused };
 /// the last one fewer, and (layers + 1 or 2) must divide by the chunks —
 /// Llama 3.1 405B's 126 layers on pp 8 x vpp 8, say.
 enum class PipelineSplit { Even, Embedding, Loss, EmbeddingAndLoss };
+/// How the loss over the output layer's logits runs (compute/vocabulary_costs.h
+/// counts each one's passes). Unfused: Megatron-Core's vocab-parallel cross
+/// entropy op by op (tensor_parallel/cross_entropy.py; Megatron-LM's default).
+/// Fused: its --cross-entropy-loss-fusion path (fusions/fused_cross_entropy.py;
+/// NeMo's GPTConfig default). Torch: F.cross_entropy on the logits cast to fp32
+/// (TorchTitan).
+enum class CrossEntropyKernel { Unfused, Fused, Torch };
 enum class ParallelAxis { TP, CP, EP, DP, PP };
 
 std::optional<PipelineSchedule> parse_pipeline_schedule(std::string_view text);  ///< gpipe | 1f1b | interleaved
@@ -39,12 +46,14 @@ std::optional<Recompute> parse_recompute(std::string_view text);                
 std::optional<Precision> parse_precision(std::string_view text);                ///< bf16 | fp8
 std::optional<AttentionKernel> parse_attention_kernel(std::string_view text);   ///< flash | unfused
 std::optional<PipelineSplit> parse_pipeline_split(std::string_view text);  ///< even | embedding | loss | embedding-and-loss
+std::optional<CrossEntropyKernel> parse_cross_entropy_kernel(std::string_view text);  ///< unfused | fused | torch
 std::optional<std::vector<ParallelAxis>> parse_axis_order(std::string_view text);  ///< "tp,cp,ep,dp,pp"
 std::string_view pipeline_schedule_name(PipelineSchedule s);
 std::string_view recompute_name(Recompute r);
 std::string_view precision_name(Precision p);
 std::string_view attention_kernel_name(AttentionKernel a);
 std::string_view pipeline_split_name(PipelineSplit s);
+std::string_view cross_entropy_kernel_name(CrossEntropyKernel k);
 
 struct ParallelPlan {
     int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
@@ -68,6 +77,7 @@ struct ParallelPlan {
     int zero = 0;       ///< 0, 1, 2, or 3 (= FSDP)
     Precision precision = Precision::BF16;
     AttentionKernel attention = AttentionKernel::Flash;
+    CrossEntropyKernel cross_entropy = CrossEntropyKernel::Unfused;
     PipelineSplit split = PipelineSplit::Even;
     std::vector<ParallelAxis> order{ParallelAxis::TP, ParallelAxis::CP, ParallelAxis::EP, ParallelAxis::DP,
                                     ParallelAxis::PP};

@@ -70,6 +70,7 @@ bool is_schedule(std::string_view t) { return parse_pipeline_schedule(t).has_val
 bool is_recompute(std::string_view t) { return parse_recompute(t).has_value(); }
 bool is_precision(std::string_view t) { return parse_precision(t).has_value(); }
 bool is_attention(std::string_view t) { return parse_attention_kernel(t).has_value(); }
+bool is_cross_entropy(std::string_view t) { return parse_cross_entropy_kernel(t).has_value(); }
 bool is_pipeline_split(std::string_view t) { return parse_pipeline_split(t).has_value(); }
 bool is_order(std::string_view t) { return parse_axis_order(t).has_value(); }
 bool is_backend(std::string_view t) { return parse_network_backend(t).has_value(); }
@@ -154,6 +155,11 @@ const OptionDecl kOptions[] = {
     {.name = "attention", .type = T::Text,
      .help = "attention kernel: flash (fused, causal half, no s x s activations) | unfused (the 2021-2022 papers' code)",
      .default_text = "flash", .expected = "flash or unfused", .accepts = is_attention, .apply = set<&PredictOptions::attention>},
+    {.name = "cross_entropy", .type = T::Text,
+     .help = "the loss over the logits: unfused (Megatron-Core's default) | fused (--cross-entropy-loss-fusion, NeMo) | "
+             "torch (F.cross_entropy on fp32 logits, TorchTitan); each recipe sets it as its framework does",
+     .default_text = "unfused", .expected = "unfused, fused or torch", .accepts = is_cross_entropy,
+     .apply = set<&PredictOptions::cross_entropy>},
     {.name = "pipeline_split", .type = T::Text,
      .help = "layers over the pipeline's chunks: even | embedding | loss | embedding-and-loss (Megatron-Core's "
              "account_for_embedding/loss_in_pipeline_split: each counts as a layer)",

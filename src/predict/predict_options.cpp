@@ -99,6 +99,9 @@ ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long 
     const auto attention = parse_attention_kernel(o.attention);
     if (!attention) throw OptionError("attention", "expected flash or unfused, got '" + o.attention + "'");
     p.attention = *attention;
+    const auto cross_entropy = parse_cross_entropy_kernel(o.cross_entropy);
+    if (!cross_entropy) throw OptionError("cross_entropy", "expected unfused, fused or torch, got '" + o.cross_entropy + "'");
+    p.cross_entropy = *cross_entropy;
     const auto split = parse_pipeline_split(o.pipeline_split);
     if (!split) throw OptionError("pipeline_split", "expected even, embedding, loss or embedding-and-loss, got '" + o.pipeline_split + "'");
     p.split = *split;

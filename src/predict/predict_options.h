@@ -32,6 +32,7 @@ struct PredictOptions {
     bool grad_reduce_in_fp32 = true;
     std::string schedule = "1f1b", recompute = "none", precision = "bf16", order = "tp,cp,ep,dp,pp";
     std::string attention = "flash";
+    std::string cross_entropy = "unfused";
     std::string pipeline_split = "even";
     std::string memory_limit;
     /// The framework recipe (presets/frameworks/NAME.toml, config/framework_recipe.h)

@@ -26,6 +26,8 @@ std::string plan_text(const PredictInputs& in) {
     s += fmt::format(", {}, mbs {} gbs {}{}, recompute {}, zero {}, {}", pipeline_schedule_name(p.schedule), p.mbs,
                      p.global_batch(), seq, recompute_name(p.recompute), p.zero, precision_name(p.precision));
     if (p.attention != AttentionKernel::Flash) s += fmt::format(", {} attention", attention_kernel_name(p.attention));
+    if (p.cross_entropy != CrossEntropyKernel::Unfused)
+        s += fmt::format(", {} cross entropy", cross_entropy_kernel_name(p.cross_entropy));
     if (p.split != PipelineSplit::Even) s += fmt::format(", {} split", pipeline_split_name(p.split));
     if (p.tp_comm_overlap) s += ", tp comm overlap";
     if (p.overlap_param_gather) s += ", param gather overlap";
@@ -106,11 +108,12 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "
-               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\", \"pipeline_split\": \"{}\", "
+               "\"zero\": {}, \"precision\": \"{}\", \"attention\": \"{}\", \"cross_entropy\": \"{}\", \"pipeline_split\": \"{}\", "
                "\"tp_comm_overlap\": {}, \"overlap_param_gather\": {}, \"grad_reduce_in_fp32\": {}}},\n",
                p.dp, p.tp, p.pp, p.cp, p.ep, p.sequence_parallel, p.vpp, pipeline_schedule_name(p.schedule), p.mbs,
                p.global_batch(), p.sequence(in.model), recompute_name(p.recompute), p.zero, precision_name(p.precision),
-               attention_kernel_name(p.attention), pipeline_split_name(p.split), p.tp_comm_overlap,
+               attention_kernel_name(p.attention), cross_entropy_kernel_name(p.cross_entropy), pipeline_split_name(p.split),
+               p.tp_comm_overlap,
                p.overlap_param_gather, p.grad_reduce_in_fp32);
     out << "  \"plan_problems\": [";
     for (std::size_t i = 0; i < r.plan_problems.size(); ++i) out << (i ? ", " : "") << json_string(r.plan_problems[i]);

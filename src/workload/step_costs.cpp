@@ -11,6 +11,8 @@
 #include "collective/collective_cost.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "compute/optimizer_step.h"
+#include "compute/vocabulary_costs.h"
 #include "model/fp8_casts.h"
 #include "model/transformer_costs.h"
 
@@ -20,7 +22,6 @@ namespace {
 // Megatron-Core's default DDP bucket: max(40M, 1M x the data-parallel group's size) elements
 // (megatron/core/distributed/distributed_data_parallel.py, DistributedDataParallel.__init__).
 constexpr double kBucketParameters = 40e6, kBucketParametersPerRank = 1e6;
-constexpr double kOptimizerBytesPerParameter = 34;  // Adam: read fp32 master, m, v, grad (16); write master, m, v (12); bf16 weight (2); grad reset (4)
 
 // Collective times on this system, remembered per (kind, bytes, group).
 class CommPricer {
@@ -184,28 +185,24 @@ ChunkCosts transformer_chunk(const TrainingStepInputs& in, CommPricer& price, co
         c.forward.cp_comm_ns = c.layers * price(CollectiveKind::AllGather, bytes, g.cp);
         c.backward.cp_comm_ns = c.layers * price(CollectiveKind::ReduceScatter, bytes, g.cp);
     }
-    // The first global chunk looks up embeddings; the last computes logits and the loss.
+    // The first global chunk looks up embeddings; the last computes logits and the loss
+    // (compute/vocabulary_costs.h).
+    const VocabularyShape ends{.tokens = tokens, .hidden = h, .vocab = static_cast<double>(m.vocab) / p.tp,
+                               .gradient_bytes = p.gradient_bytes()};
+    const VocabularyTimes vt = (global_chunk == 0 || global_chunk == global_chunks - 1)
+                                   ? vocabulary_times(d, ends, p.cross_entropy)
+                                   : VocabularyTimes{};
     if (global_chunk == 0) {
-        const double lookup = memory_time_ns(d, tokens * h * 2 * 2);
-        c.forward.compute_ns += lookup;
-        c.backward.compute_ns += lookup;
+        c.forward.compute_ns += vt.embedding_forward;
+        c.backward.compute_ns += vt.embedding_backward;
         c.parameters += embedding_parameters(m) / p.tp;
     }
     if (global_chunk == global_chunks - 1) {
-        // The output layer is Megatron's own ColumnParallelLinear, not a Transformer
-        // Engine module: bf16 in every precision (model/fp8_casts.h).
-        const GemmShape logits{tokens, static_cast<double>(m.vocab) / p.tp, h};
-        const double bytes = logits.bytes(2);
-        const Precision q = Precision::BF16;
-        const double gemm = gemm_time_ns(d, q, logits.m, logits.n, logits.k, bytes);
-        const double gemm_backward = times_gemm_shapes(d, q) ? gemm_time_ns(d, q, logits.m, logits.k, logits.n, bytes) +
-                                                                   gemm_time_ns(d, q, logits.k, logits.n, logits.m, bytes)
-                                                             : 2 * gemm;
-        const double loss = memory_time_ns(d, tokens * m.vocab / p.tp * 4 * 3);
-        c.forward.compute_ns += gemm + loss;
-        c.backward.compute_ns += gemm_backward + loss;
-        c.forward.flops += logits.flops();
-        c.backward.flops += 2 * logits.flops();
+        const double logits_flops = 2 * tokens * ends.vocab * h;
+        c.forward.compute_ns += vt.logits_forward + vt.loss_forward;
+        c.backward.compute_ns += vt.logits_backward() + vt.loss_backward;
+        c.forward.flops += logits_flops;
+        c.backward.flops += 2 * logits_flops;
         if (!(m.tied_embeddings && global_chunks == 1)) c.parameters += embedding_parameters(m) / p.tp;
     }
     return c;
@@ -297,7 +294,9 @@ TrainingStepCosts price_training_step(const TrainingStepInputs& in) {
         double stage_parameters = 0;
         for (int c = 0; c < v; ++c) stage_parameters += out.chunks[static_cast<std::size_t>(c * pp + s)].parameters;
         const double shard = stage_parameters / (p.zero >= 1 ? static_cast<double>(p.dp) * p.cp : 1.0);
-        out.optimizer_ns[static_cast<std::size_t>(s)] = memory_time_ns(in.system->device, shard * kOptimizerBytesPerParameter);
+        const double buffered = p.zero >= 2 ? shard : stage_parameters;  // ZeRO 2-3 shard the gradients too
+        out.optimizer_ns[static_cast<std::size_t>(s)] =
+            memory_time_ns(in.system->device, optimizer_step_bytes(shard, buffered, p.gradient_bytes()));
     }
     return out;
 }

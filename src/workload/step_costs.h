@@ -12,13 +12,13 @@
 // forward = GEMMs + attention + elementwise; backward = the input- and
 // weight-gradient GEMMs, twice the attention and the elementwise traffic; full
 // recompute adds a forward to each backward, selective recompute the attention.
-// The first global chunk adds the embedding lookup, the last the logits GEMM
-// and loss. In fp8 the linear layers' GEMMs run at the fp8 rate and Transformer
+// The first global chunk adds the embedding lookup and its gradient, the last
+// the logits GEMMs and the loss (compute/vocabulary_costs.h). In fp8 the linear layers' GEMMs run at the fp8 rate and Transformer
 // Engine's casts are elementwise passes (model/fp8_casts.h): per micro-batch in
 // each pass, and the weights' once per step (ChunkCosts::weight_cast_ns, in the
 // step's first forward pass); the output layer and the router stay bf16.
 // The optimizer step streams the rank's shard of Adam's state through memory
-// once: 34 bytes per parameter at the HBM bandwidth.
+// (compute/optimizer_step.h).
 #include <algorithm>
 #include <cstdint>
 #include <map>
