@@ -78,3 +78,47 @@ TEST_CASE("a gates file's preset given as a .toml path is read from the gates fi
     // h200 borrows h100-sxm's GEMM constants and has its peak: the same 1688.25 us as above.
     CHECK(report.cases[0].predicted == doctest::Approx(1688.25).epsilon(1e-5));
 }
+
+TEST_CASE("output-layer dataset: the loss and the embedding's gradient predicted as a step times them, by hand") {
+    const std::string file = write_temp_file(
+        "output-layer-values.csv",
+        "run,model,tp,tokens,hidden,vocab_per_rank,op,m,n,k,elements,median_us,p10_us,p90_us\n"
+        "1,llama3-8b,8,8192,4096,16032,loss_fwd,8192,16032,0,131334144,2077.41,2069.15,2080.38\n"
+        "1,llama3-8b,8,8192,4096,16032,embedding_bwd,16032,4096,0,65667072,876.22,868.03,877.89\n");
+    const std::string plan = write_temp_file("output-layer-values.toml",
+                                             "[[dataset]]\nname = \"o\"\nkind = \"output-layer\"\nfile = \"" + file +
+                                                 "\"\npreset = \"h100-ib-ndr400\"\n"
+                                                 "\n[[gate]]\ndataset = \"o\"\ngroup = \"*\"\nmetric = \"max\"\nbound = 1\n");
+    const ValidationReport report = run_validation(load_validation_plan(plan), kContext);
+    REQUIRE(report.cases.size() == 2);
+    // Megatron-Core's unfused loss, 38 B per logit: 8,192 x 16,032 x 38 = 4,990,697,472 B at
+    // 0.70 x 3,350 GB/s = 2,345 B/ns: 2,128.2292 us.
+    CHECK(report.cases[0].group == "loss_fwd");
+    CHECK(report.cases[0].label == "llama3-8b tp 8 8192 tokens loss_fwd run 1");
+    CHECK(report.cases[0].predicted == doctest::Approx(2128.2292).epsilon(1e-6));
+    CHECK(report.cases[0].x == doctest::Approx(8192.0 * 16032));
+    // The embedding's gradient into an fp32 main_grad: 16,032 x 4,096 x 12 = 788,004,864 B and
+    // 8,192 x 4,096 x 32 = 1,073,741,824 B: 1,861,746,688 B / 2,345 B/ns = 793.9218 us.
+    CHECK(report.cases[1].group == "embedding_bwd");
+    CHECK(report.cases[1].predicted == doctest::Approx(793.9218).epsilon(1e-6));
+}
+
+TEST_CASE("output-layer dataset: an unknown op is an error at its row and column") {
+    const std::string file = write_temp_file(
+        "output-layer-bad.csv",
+        "model,tp,tokens,hidden,vocab_per_rank,op,median_us,p10_us,p90_us\n"
+        "llama3-8b,8,8192,4096,16032,softmax,2077.41,2069.15,2080.38\n");
+    const std::string plan = write_temp_file("output-layer-bad.toml",
+                                             "[[dataset]]\nname = \"o\"\nkind = \"output-layer\"\nfile = \"" + file +
+                                                 "\"\npreset = \"h100-ib-ndr400\"\n"
+                                                 "\n[[gate]]\ndataset = \"o\"\ngroup = \"*\"\nmetric = \"max\"\nbound = 1\n");
+    try {
+        (void)run_validation(load_validation_plan(plan), kContext);
+        FAIL("expected an error");
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        CHECK(what.find("output-layer-bad.csv:2") != std::string::npos);
+        CHECK(what.find("op") != std::string::npos);
+        CHECK(what.find("got 'softmax'") != std::string::npos);
+    }
+}

@@ -104,7 +104,7 @@ TEST_CASE("the gates file: errors name file, line and key") {
         CHECK(error_of([&] { load_validation_plan(path); }) ==
               path +
                   ":3:8: dataset[0].kind: unknown dataset kind 'magic' (known: nccl-tests, astrasim-hgx, "
-                  "astrasim-reference, training, chakra-astrasim, gemm)");
+                  "astrasim-reference, training, chakra-astrasim, gemm, output-layer)");
     }
     SUBCASE("a gate naming no dataset") {
         const std::string path = write_temp_file(

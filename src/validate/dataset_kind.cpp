@@ -6,6 +6,7 @@
 #include "validate/chakra_dataset.h"
 #include "validate/error_metrics.h"
 #include "validate/gemm_dataset.h"
+#include "validate/output_layer_dataset.h"
 #include "validate/nccl_tests_dataset.h"
 #include "validate/training_dataset.h"
 
@@ -22,7 +23,7 @@ const std::string& DatasetSpec::input(std::string_view key) const {
 }
 
 std::span<const DatasetKind> dataset_kinds() {
-    static constexpr std::array<DatasetKind, 6> kinds{{
+    static constexpr std::array<DatasetKind, 7> kinds{{
         {"nccl-tests", "nccl-tests results (collective, GPUs, nodes, size, time) against a preset",
          &run_nccl_tests_dataset},
         {"astrasim-hgx", "ASTRA-sim's HGX-H100 validation points, ASTRA-sim's prediction beside dtcalc's",
@@ -33,6 +34,8 @@ std::span<const DatasetKind> dataset_kinds() {
         {"chakra-astrasim", "a Chakra trace run like dtcalc astra, against ASTRA-sim's per-NPU output",
          &run_chakra_dataset},
         {"gemm", "GEMMs timed on a device, against the device model a training step uses", &run_gemm_dataset},
+        {"output-layer", "the embedding, logits GEMMs and loss timed op by op on a device, against a training step's costs",
+         &run_output_layer_dataset},
     }};
     return kinds;
 }

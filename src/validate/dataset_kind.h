@@ -10,7 +10,8 @@
 // "astrasim-reference" (ASTRA-sim 2.0 analytical outputs, both backends),
 // "training" (published training throughputs through `predict`),
 // "chakra-astrasim" (a Chakra trace run like `dtcalc astra`, against ASTRA-sim's
-// per-NPU output), "gemm" (GEMMs timed on a device, against the device model).
+// per-NPU output), "gemm" (GEMMs timed on a device, against the device model),
+// "output-layer" (the vocabulary's ends timed op by op on a device).
 #include <optional>
 #include <span>
 #include <string>
