@@ -23,6 +23,8 @@ Writes into OUTDIR:
                     fused Adam, parameters back to bf16 (--only optimizer)
   loss_variants.csv the loss forward and backward: Megatron's unfused and fused cross entropy,
                     torchtitan's F.cross_entropy (--only loss-variants)
+  moe.csv, moe_ops.csv  an MoE layer's expert GEMMs grouped and one per expert, forward and
+                    backward, and the token routing around them (--only moe)
   sequence.csv      one transformer layer's GEMMs (forward, dgrad, wgrad) run back to back for
                     seconds, as a training step runs them: no L2 flush, no idle gaps, the card
                     at its power cap; each GEMM timed by events inside the running sequence
@@ -928,6 +930,174 @@ def run_loss_variants(out, deadline, nv, warm_s=0.5, iters=10):
     return w.rows
 
 
+# ---------------------------------------------------------------- mixture of experts
+
+# (model, hidden, ffn per expert, experts, top_k): Mixtral 8x7B (Jiang et al. 2024, Table 1), and a
+# fine-grained router of DeepSeek-V2-Lite's shape (64 routed experts of 1,408, top 6; DeepSeek-AI
+# 2024, its config.json), where each expert's GEMMs are small.
+MOE_MODELS = [
+    ("mixtral-8x7b", 4096, 14336, 8, 2),
+    ("deepseek-v2-lite", 2048, 1408, 64, 6),
+]
+
+
+def _grouped(a, b, offs):
+    return torch._grouped_mm(a, b, offs=offs)
+
+
+def run_moe(out, deadline, nv, warm_s=0.5, iters=10):
+    """One MoE layer's expert GEMMs for one micro-batch, tokens spread evenly over the experts on
+    this rank, forward (fc1 with its gate, fc2), input and weight gradients, in bf16: as one
+    grouped GEMM per pass (torch._grouped_mm, cuBLAS's grouped kernels: Transformer Engine's
+    GroupedLinear and Megatron-Core's TEGroupedMLP do the same) and as one GEMM per expert
+    (Megatron-Core's SequentialMLP); and the token routing around them (router GEMM, softmax and
+    top-k, the permutation and its inverse). Back to back, events inside the running loop.
+    moe.csv takes the GEMMs: m is the tokens of every expert together, as dataset kind gemm reads
+    it; m_per_expert and experts say how they were split. moe_ops.csv takes the routing."""
+    pynvml, h = nv
+    w = Csv(os.path.join(out, "moe.csv"),
+            ["family", "variant", "pass", "precision", "experts", "m_per_expert", "m", "n", "k", "median_us",
+             "p10_us", "p90_us", "tflops", "sm_clock_mhz", "power_w"])
+    wo = Csv(os.path.join(out, "moe_ops.csv"),
+             ["family", "op", "tokens", "hidden", "experts", "top_k", "bytes_moved", "median_us", "p10_us", "p90_us"])
+    has_grouped = hasattr(torch, "_grouped_mm")
+    print("torch._grouped_mm:", has_grouped)
+    first = True
+    for model, hid, ffn, n_exp, top_k in MOE_MODELS:
+        for tokens in (4096, 8192):
+            for tp, ep in ((1, 1), (2, 1), (1, 8 if n_exp == 8 else 8)):
+                if time.time() > deadline:
+                    print("moe: budget reached")
+                    return w.rows
+                e_here = n_exp // ep
+                f = ffn // tp
+                routed = tokens * top_k  # per rank on average, whatever ep (each rank receives as many as it sends)
+                me = routed // e_here
+                fam = f"{model}/tp{tp}ep{ep}/t{tokens}"
+                try:
+                    dt = torch.bfloat16
+                    x = torch.randn(routed, hid, device=DEV, dtype=dt)
+                    w1 = torch.randn(e_here, hid, 2 * f, device=DEV, dtype=dt) * 0.02
+                    w2 = torch.randn(e_here, f, hid, device=DEV, dtype=dt) * 0.02
+                    a1 = torch.randn(routed, f, device=DEV, dtype=dt)
+                    dy2 = torch.randn(routed, hid, device=DEV, dtype=dt)
+                    dy1 = torch.randn(routed, 2 * f, device=DEV, dtype=dt)
+                    offs = torch.arange(1, e_here + 1, device=DEV, dtype=torch.int32) * me
+                    w1t = w1.transpose(1, 2)  # the dgrad operand, no copy
+                    w2t = w2.transpose(1, 2)
+                    gemms = [  # (pass, layer, n, k, grouped fn, loop fn)
+                        ("fwd", "fc1", 2 * f, hid, lambda: _grouped(x, w1, offs),
+                         lambda: [torch.mm(x[i * me:(i + 1) * me], w1[i]) for i in range(e_here)]),
+                        ("fwd", "fc2", hid, f, lambda: _grouped(a1, w2, offs),
+                         lambda: [torch.mm(a1[i * me:(i + 1) * me], w2[i]) for i in range(e_here)]),
+                        ("dgrad", "fc2", f, hid, lambda: _grouped(dy2, w2t, offs),
+                         lambda: [torch.mm(dy2[i * me:(i + 1) * me], w2t[i]) for i in range(e_here)]),
+                        ("wgrad", "fc2", hid, me, lambda: _grouped(a1.t(), dy2, offs),
+                         lambda: [torch.mm(a1[i * me:(i + 1) * me].t(), dy2[i * me:(i + 1) * me]) for i in range(e_here)]),
+                        ("dgrad", "fc1", hid, 2 * f, lambda: _grouped(dy1, w1t, offs),
+                         lambda: [torch.mm(dy1[i * me:(i + 1) * me], w1t[i]) for i in range(e_here)]),
+                        ("wgrad", "fc1", 2 * f, me, lambda: _grouped(x.t(), dy1, offs),
+                         lambda: [torch.mm(x[i * me:(i + 1) * me].t(), dy1[i * me:(i + 1) * me]) for i in range(e_here)]),
+                    ]
+                    for variant in (("grouped", "loop") if has_grouped else ("loop",)):
+                        try:
+                            fns, labels = [], []
+                            for pas, layer, n, k, g, l in gemms:
+                                fn, label = (g, "grouped") if variant == "grouped" else (l, "loop")
+                                try:  # fail early, outside the timed loop
+                                    fn()
+                                    torch.cuda.synchronize()
+                                except Exception as ex:  # noqa: BLE001 - this pass one GEMM per expert
+                                    print(f"moe {fam} {pas} {layer} grouped: {type(ex).__name__}: {ex}")
+                                    fn, label = l, "loop-fallback"
+                                fns.append(fn)
+                                labels.append(label)
+                            t_end = time.time() + (3.0 if first else warm_s)
+                            first = False
+                            while time.time() < t_end:
+                                for fn in fns:
+                                    fn()
+                                torch.cuda.synchronize()
+                            ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(fns) + 1)] for _ in range(iters)]
+                            for it in range(iters):
+                                ev[it][0].record()
+                                for i, fn in enumerate(fns):
+                                    fn()
+                                    ev[it][i + 1].record()
+                            torch.cuda.synchronize()
+                            clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
+                            power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
+                            for i, (pas, layer, n, k, _, _) in enumerate(gemms):
+                                ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                                med = quantile(ts, 0.5)
+                                # m, n, k of the whole: fwd and dgrad (routed x k)(k x n) per expert slice;
+                                # wgrad (k_dim x routed)(routed x n) summed per expert: m = hid or f rows.
+                                if pas == "wgrad":
+                                    mm_, nn_, kk_ = (f if layer == "fc2" else hid), n, routed
+                                    rows_m = mm_
+                                    flops = 2 * mm_ * nn_ * me * e_here
+                                else:
+                                    mm_, nn_, kk_ = routed, n, k
+                                    rows_m = me
+                                    flops = 2 * routed * n * k
+                                w.row(family=f"{fam}/{layer}", variant=labels[i], **{"pass": pas}, precision="bf16",
+                                      experts=e_here, m_per_expert=rows_m, m=mm_, n=nn_, k=kk_,
+                                      median_us=f"{med*1e6:.2f}", p10_us=f"{quantile(ts, 0.1)*1e6:.2f}",
+                                      p90_us=f"{quantile(ts, 0.9)*1e6:.2f}", tflops=f"{flops/med/1e12:.1f}",
+                                      sm_clock_mhz=clock, power_w=power)
+                        except Exception as ex:  # noqa: BLE001 - one variant failing leaves the other
+                            print(f"moe {fam} {variant}: {type(ex).__name__}: {ex}")
+                    x = w1 = w2 = a1 = dy1 = dy2 = w1t = w2t = gemms = fns = None
+                    torch.cuda.empty_cache()
+                    if tp != 1 or ep != 1:
+                        continue
+                    # The routing of this rank's tokens (tp 1, ep 1): router GEMM, fp32 softmax and top-k,
+                    # the permutation (tokens sorted by expert, rows gathered) and its inverse (rows
+                    # scaled by their probability and added back).
+                    xt = torch.randn(tokens, hid, device=DEV, dtype=dt)
+                    wr = torch.randn(hid, n_exp, device=DEV, dtype=dt) * 0.02
+                    st = {}
+
+                    def router():
+                        st["p"], st["i"] = torch.topk(torch.softmax(torch.mm(xt, wr).float(), dim=-1), top_k, dim=-1)
+
+                    def permute():
+                        flat = st["i"].reshape(-1)
+                        st["order"] = torch.argsort(flat, stable=True)
+                        st["xp"] = xt.index_select(0, st["order"] // top_k)
+
+                    def unpermute():
+                        y = st["xp"] * st["p"].reshape(-1)[st["order"]].unsqueeze(-1).to(dt)
+                        o = torch.zeros(tokens, hid, device=DEV, dtype=dt)
+                        o.index_add_(0, st["order"] // top_k, y)
+                        st["o"] = o
+
+                    ops = [("router", router, tokens * hid * 2), ("permute", permute, 2 * routed * hid * 2),
+                           ("unpermute", unpermute, 4 * routed * hid * 2 + 2 * tokens * hid * 2)]
+                    for _ in range(3):
+                        for _, fn, _ in ops:
+                            fn()
+                    torch.cuda.synchronize()
+                    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(ops) + 1)] for _ in range(iters)]
+                    for it in range(iters):
+                        ev[it][0].record()
+                        for i, (_, fn, _) in enumerate(ops):
+                            fn()
+                            ev[it][i + 1].record()
+                    torch.cuda.synchronize()
+                    for i, (op, _, moved) in enumerate(ops):
+                        ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                        wo.row(family=f"{model}/t{tokens}", op=op, tokens=tokens, hidden=hid, experts=n_exp, top_k=top_k,
+                               bytes_moved=moved, median_us=f"{quantile(ts, 0.5)*1e6:.2f}",
+                               p10_us=f"{quantile(ts, 0.1)*1e6:.2f}", p90_us=f"{quantile(ts, 0.9)*1e6:.2f}")
+                except Exception as ex:  # noqa: BLE001
+                    print(f"moe {fam}: {type(ex).__name__}: {ex}")
+                finally:
+                    x = w1 = w2 = a1 = dy1 = dy2 = w1t = w2t = gemms = fns = st = xt = None
+                    torch.cuda.empty_cache()
+    return w.rows
+
+
 def main():
     global FLUSH
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -935,12 +1105,12 @@ def main():
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
     ap.add_argument("--only", choices=["all", "sequence", "attention-sequence", "elementwise", "sustained", "gemm",
-                                       "attention", "layer", "layer-compiled", "output-layer", "optimizer", "loss-variants"],
+                                       "attention", "layer", "layer-compiled", "output-layer", "optimizer", "loss-variants", "moe"],
                     default="all",
                     help="one part alone: sequence (sequence.csv), attention-sequence (attention_sequence.csv), "
                          "elementwise, sustained, gemm or attention (the isolated kernels), layer (layer.csv), "
                          "layer-compiled (the same layer through torch.compile), output-layer (output_layer.csv), "
-                         "optimizer (optimizer.csv), loss-variants (loss_variants.csv)")
+                         "optimizer (optimizer.csv), loss-variants (loss_variants.csv), moe (moe.csv, moe_ops.csv)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     t0 = time.time()
@@ -964,6 +1134,7 @@ def main():
             "output-layer": lambda: run_output_layer(args.outdir, t0 + b, nv),
             "optimizer": lambda: run_optimizer(args.outdir, t0 + b, nv),
             "loss-variants": lambda: run_loss_variants(args.outdir, t0 + b, nv),
+            "moe": lambda: run_moe(args.outdir, t0 + b, nv),
         }
         counts[args.only] = parts[args.only]()
         print("rows:", counts, f"in {time.time()-t0:.0f} s on {env['device_name']}")
