@@ -110,3 +110,35 @@ TEST_CASE("a GEMM beside kernels that hold some SMs: the peak and the waves over
     CHECK(with_sms_reserved(curve, 16).peak_tflops_bf16 == 1000);
     CHECK(with_sms_reserved(d, 132).peak_tflops_bf16 == 1000);
 }
+
+TEST_CASE("expert_gemm_time_ns: a rank's experts as one grouped GEMM, the routed tokens split among them") {
+    // 1,000 TFLOP/s (1e6 FLOP per ns), 128 x 128 tiles on 4 SMs, 128 elements of K overhead per
+    // tile, plateau 1; memory 1e4 B per ns (no product below is memory-bound: each moves
+    // 2,228,224 B, 222.8 ns).
+    TrainingDevice d;
+    d.peak_tflops_bf16 = 1000;
+    d.hbm_gbps = 1e4;
+    GemmTiling t;
+    t.tiles = {{128, 128}};
+    t.sms = 4;
+    t.k_overhead = 128;
+    d.gemm_shape = {t, 1.0};
+    const Precision q = Precision::BF16;
+    // 4 experts, 768 routed tokens (192 each), n 256, k 512: 2 x 768 x 256 x 512 = 201,326,592 FLOPs.
+    // Forward: each expert 192 x 256, 2 x 2 tiles, 16 in all, 4 waves: 192 x 256 x 4 / (4 x 4 x
+    // 128^2) = 0.75; fill 512 / 640 = 0.8; 0.6 -> 335.54432 ns. As one GEMM of 768 rows it would
+    // be 6 x 2 tiles in 3 full waves at fill 0.8: 251.65824 ns.
+    CHECK(expert_gemm_time_ns(d, q, GemmPass::Forward, 768, 256, 512, 4) == doctest::Approx(335.54432).epsilon(1e-12));
+    CHECK(gemm_time_ns(d, q, 768, 256, 512, gemm_bytes(q, 768, 256, 512)) == doctest::Approx(251.65824).epsilon(1e-12));
+    // Input gradient (768 x 256)(256 x 512): each expert 192 x 512, 2 x 4 tiles, 32 in all, 8
+    // waves, 0.75; fill 256 / 384; 0.5 -> 402.653184 ns.
+    CHECK(expert_gemm_time_ns(d, q, GemmPass::InputGradient, 768, 512, 256, 4) ==
+          doctest::Approx(402.653184).epsilon(1e-12));
+    // Weight gradient (512 x 768)(768 x 256): each expert's K is its 192 tokens; 4 x 2 tiles, 32
+    // in all, 8 full waves; fill 192 / 320 = 0.6 -> 335.54432 ns (one GEMM: fill 768 / 896).
+    CHECK(expert_gemm_time_ns(d, q, GemmPass::WeightGradient, 512, 256, 768, 4) ==
+          doctest::Approx(335.54432).epsilon(1e-12));
+    // One expert is one GEMM.
+    CHECK(expert_gemm_time_ns(d, q, GemmPass::Forward, 768, 256, 512, 1) ==
+          doctest::Approx(251.65824).epsilon(1e-12));
+}

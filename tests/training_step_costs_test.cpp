@@ -359,3 +359,14 @@ TEST_CASE("the loss over the logits: the plan's cross-entropy kernel on the last
     const ChunkCosts bf16_grads = costs_of(in).chunks.at(0);
     CHECK(fused.backward.compute_ns - bf16_grads.backward.compute_ns == doctest::Approx(20480).epsilon(1e-9));
 }
+
+TEST_CASE("mixture of experts: the token dispatcher's permutation and its inverse, each pass") {
+    // 4 experts, top 2: 512 tokens of h 1,024 route 1,024 rows. 1,024 x 1,024 x 35.2 B
+    // = 36,909,875.2 B each pass. A dense layer routes nothing.
+    ModelSpec m = gpt(2);
+    CHECK(layer_forward_work(m, 1, 512, LayerSplit{}, 2.0).routing_bytes == 0);
+    m.experts = 4;
+    m.top_k = 2;
+    const LayerForwardWork w = layer_forward_work(m, 1, 512, LayerSplit{}, 2.0);
+    CHECK(w.routing_bytes == doctest::Approx(36909875.2).epsilon(1e-12));
+}

@@ -38,6 +38,20 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, do
         .ns;
 }
 
+double expert_gemm_time_ns(const TrainingDevice& d, Precision p, GemmPass pass, double m, double n, double k,
+                           double experts) {
+    const double e = std::max(1.0, experts);
+    const double operand = gemm_bytes(p, 0, 1, 1);  // one operand element
+    if (pass == GemmPass::WeightGradient) {
+        // (m x k)(k x n) with k the routed tokens: each expert's gradient m x n written.
+        const double bytes = (m * k + k * n) * operand + e * m * n * 2.0;
+        return gemm_time_ns(d, p, m, n, k / e, bytes, e);
+    }
+    // (m x k)(k x n) with m the routed tokens: each expert's k x n weights read.
+    const double bytes = m * k * operand + e * k * n * operand + m * n * 2.0;
+    return gemm_time_ns(d, p, m / e, n, k, bytes, e);
+}
+
 double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double bytes) {
     if (flops <= 0 && bytes <= 0) return 0;
     // Known only by its FLOPs on a device timed by shape: a large GEMM, at the plateau.

@@ -74,6 +74,15 @@ double gemm_time_ns(const TrainingDevice& d, Precision p, double flops, double b
 /// A GEMM of known shape (m x k) times (k x n), `batch` of them in one launch;
 /// `bytes` for all of them. Devices without a shape model for p use the FLOPs curve.
 double gemm_time_ns(const TrainingDevice& d, Precision p, double m, double n, double k, double bytes, double batch = 1);
+/// Which product of a linear layer a GEMM is: Y = X W, dX = dY W^T, dW = X^T dY.
+enum class GemmPass { Forward, InputGradient, WeightGradient };
+/// A mixture-of-experts layer's grouped GEMM: one launch over `experts` experts, the routed
+/// tokens split evenly among them, each expert with its own weights (Transformer Engine's
+/// GroupedLinear, cuBLAS's grouped kernels). m, n, k are the whole product: the routed-token
+/// dimension is m in the forward and input gradient, k in the weight gradient, and each
+/// expert's GEMM takes 1 / experts of it. One expert is one GEMM.
+double expert_gemm_time_ns(const TrainingDevice& d, Precision p, GemmPass pass, double m, double n, double k,
+                           double experts);
 /// The bytes a GEMM of (m x k) times (k x n) moves: operands at the precision's width
 /// (2 B in bf16, 1 B in fp8), the output in bf16 (2 B).
 double gemm_bytes(Precision p, double m, double n, double k);

@@ -40,6 +40,9 @@ struct LayerForwardWork {
     double attention_flops = 0;  ///< scores and values
     double attention_bytes = 0;  ///< Q, K, V and output read/written once (fused attention)
     double elementwise_bytes = 0;  ///< norms, activation, residuals, dropout: memory-bound
+    /// Mixture of experts: the token dispatcher's permutation of the routed tokens to their
+    /// experts and its inverse (gathers and scatter-adds by index), per pass; 0 without experts.
+    double routing_bytes = 0;
     int gemms = 0;               ///< matrix multiplies, for a per-GEMM efficiency
     std::vector<GemmShape> shapes;  ///< each forward GEMM (QKV, output, MLP up, MLP down, router), for a per-shape efficiency
 };

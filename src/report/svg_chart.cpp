@@ -283,7 +283,12 @@ std::string render_xy_chart(const XyChart& chart, const Box& box) {
     for (std::size_t i : spaced_ticks(px, x_labels, kFontSize, true)) {
         svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e4e4e4\"/>\n", px[i],
                            top, bottom);
-        svg += text_element(px[i], bottom + 16, x_labels[i], "text-anchor=\"middle\"");
+        // Centred under its tick, unless that would take it past the picture's right edge.
+        const double half = 0.5 * text_width(x_labels[i], kFontSize), edge = box.x + box.width - 1;
+        if (px[i] + half <= edge)
+            svg += text_element(px[i], bottom + 16, x_labels[i], "text-anchor=\"middle\"");
+        else
+            svg += text_element(edge, bottom + 16, x_labels[i], "text-anchor=\"end\"");
     }
     std::vector<double> py;
     for (double v : y_ticks) py.push_back(ys.at(v));

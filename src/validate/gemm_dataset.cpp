@@ -38,9 +38,11 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
     const std::size_t c_m = table.column("m"), c_n = table.column("n"), c_k = table.column("k");
     const std::size_t c_median = table.column("median_us");
     const std::size_t c_p10 = table.column("p10_us"), c_p90 = table.column("p90_us");
-    std::size_t c_run = table.header.size();
-    for (std::size_t c = 0; c < table.header.size(); ++c)
+    std::size_t c_run = table.header.size(), c_experts = table.header.size();
+    for (std::size_t c = 0; c < table.header.size(); ++c) {
         if (table.header[c] == "run") c_run = c;
+        if (table.header[c] == "experts") c_experts = c;
+    }
 
     DatasetResult out;
     out.x_label = "GEMM FLOPs";
@@ -60,6 +62,8 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
         for (const auto& [value, column] : {std::pair{m, "m"}, {n, "n"}, {k, "k"}, {measured, "median_us"}, {p10, "p10_us"}})
             if (!(value > 0)) throw InputError({table.path, table.lines[r], 0, column}, "must be > 0");
         if (p90 < p10) throw InputError({table.path, table.lines[r], 0, "p90_us"}, "must be >= p10_us");
+        const double experts = c_experts < row.size() ? static_cast<double>(table.integer(r, c_experts)) : 1.0;
+        if (!(experts >= 1)) throw InputError({table.path, table.lines[r], 0, "experts"}, "must be >= 1");
         const std::string group = row[c_precision] + "/" + pass;
         if (p90 / p10 > kMaxSpread) {
             ++left_out[group];
@@ -74,7 +78,11 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
         v.source = fmt::format("{}:{}", table.path, table.lines[r]);
         v.x = 2 * m * n * k;
         v.measured = measured;
-        v.predicted = gemm_time_ns(device, precision, m, n, k, gemm_bytes(precision, m, n, k)) / 1e3;
+        const GemmPass gemm_pass = pass == "fwd"     ? GemmPass::Forward
+                                   : pass == "dgrad" ? GemmPass::InputGradient
+                                                     : GemmPass::WeightGradient;
+        v.predicted = experts > 1 ? expert_gemm_time_ns(device, precision, gemm_pass, m, n, k, experts) / 1e3
+                                  : gemm_time_ns(device, precision, m, n, k, gemm_bytes(precision, m, n, k)) / 1e3;
         const std::size_t slash = row[c_family].rfind('/');
         v.model = slash == std::string::npos ? row[c_family] : row[c_family].substr(0, slash);
         out.cases.push_back(std::move(v));

@@ -5,7 +5,10 @@
 // sustained fraction, memory roofline) of the dataset's preset.
 //
 // Columns: family, pass, precision (bf16 or fp8), m, n, k, median_us, p10_us,
-// p90_us; `run` when present. Bytes as the training step counts them
+// p90_us; `run` when present; `experts` when present, for a mixture-of-experts
+// layer's grouped GEMM (compute/training_device.h expert_gemm_time_ns): m, n, k
+// are then the whole product, its routed tokens split evenly over that many
+// experts (m in fwd and dgrad, k in wgrad). Bytes as the training step counts them
 // (compute/training_device.h gemm_bytes).
 // A row whose p90 / p10 exceeds 1.5 did not run as measured: the host issued
 // its GEMMs slower than the GPU ran them, and the gaps were timed with them.

@@ -81,11 +81,20 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
         for (const GemmShape& s : w.shapes) {
             // In fp8 only the linear layers run in fp8 (model/fp8_casts.h): the router stays in bf16.
             const Precision q = s.role == GemmRole::Router ? Precision::BF16 : p.precision;
-            const double bytes = gemm_bytes(q, s.m, s.n, s.k);
             const bool pipelined = s.role == GemmRole::Projection || s.role == GemmRole::Fc2;  // fprop beside its RS
             const bool bulk = s.role == GemmRole::Qkv || s.role == GemmRole::Fc1;  // dgrad and wgrad beside AG / RS
-            gemm += gemm_time_ns(pipelined ? beside : d, q, s.m, s.n, s.k, bytes);
+            const TrainingDevice& forward = pipelined ? beside : d;
             const TrainingDevice& back = bulk ? beside : d;
+            if (s.weights > 1) {
+                // A rank's experts: one grouped GEMM per pass, each expert's share of the routed
+                // tokens against its own weights (compute/training_device.h expert_gemm_time_ns).
+                gemm += expert_gemm_time_ns(forward, q, GemmPass::Forward, s.m, s.n, s.k, s.weights);
+                gemm_backward += expert_gemm_time_ns(back, q, GemmPass::InputGradient, s.m, s.k, s.n, s.weights) +
+                                 expert_gemm_time_ns(back, q, GemmPass::WeightGradient, s.k, s.n, s.m, s.weights);
+                continue;
+            }
+            const double bytes = gemm_bytes(q, s.m, s.n, s.k);
+            gemm += gemm_time_ns(forward, q, s.m, s.n, s.k, bytes);
             gemm_backward += gemm_time_ns(back, q, s.m, s.k, s.n, bytes) + gemm_time_ns(back, q, s.k, s.n, s.m, bytes);
         }
     } else {
@@ -127,6 +136,7 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     // gradients that no kernel before them casts, per micro-batch; the weights once per step.
     const Fp8CastBytes cast = fp8 ? fp8_cast_bytes(w, split) : Fp8CastBytes{};
     const double elementwise = memory_time_ns(d, w.elementwise_bytes);
+    const double routing = memory_time_ns(d, w.routing_bytes);  // MoE: permutation and its inverse, each pass
     LayerTimes t;
     t.weight_cast = memory_time_ns(d, cast.weights);
     // The framework's own work per layer and pass: memory traffic per element of
@@ -134,8 +144,9 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
     // at the device's elementwise rate.
     const double framework =
         memory_time_ns(d, d.framework_bytes_per_element * p.mbs * p.sequence(m) / p.cp * m.hidden / p.tp);
-    t.forward = gemm + attention + elementwise + memory_time_ns(d, cast.forward) + framework;
-    t.backward = gemm_backward + attention_backward + 2 * elementwise + memory_time_ns(d, cast.backward) + framework;
+    t.forward = gemm + attention + elementwise + routing + memory_time_ns(d, cast.forward) + framework;
+    t.backward = gemm_backward + attention_backward + 2 * elementwise + routing + memory_time_ns(d, cast.backward) +
+                 framework;
     t.attention_forward = attention;
     t.flops_forward = w.gemm_flops + w.attention_flops;
     if (p.recompute == Recompute::Full) t.backward += t.forward;
