@@ -84,6 +84,33 @@ def timed_passes(fwd, bwd, warm_s, iters):
     return [e[0].elapsed_time(e[1]) * 1e-3 for e in ev], [e[1].elapsed_time(e[2]) * 1e-3 for e in ev]
 
 
+def times_in_sequence(fns, iters, warm_s=0.0):
+    """Seconds of each of fns in each of `iters` back-to-back runs of them all, in order: an
+    event recorded before the first and after each, inside the running loop, after warm_s
+    seconds of the same loop. One list per fn."""
+    t_end = time.time() + warm_s
+    while time.time() < t_end:
+        for fn in fns:
+            fn()
+        torch.cuda.synchronize()
+    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(fns) + 1)] for _ in range(iters)]
+    for it in range(iters):
+        ev[it][0].record()
+        for i, fn in enumerate(fns):
+            fn()
+            ev[it][i + 1].record()
+    torch.cuda.synchronize()
+    return [[ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)] for i in range(len(fns))]
+
+
+def clock_and_power(nv):
+    """The SM clock (MHz) and the board's power (W) now, as CSV cells; empty without NVML."""
+    pynvml, h = nv
+    if not pynvml:
+        return "", ""
+    return pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM), f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}"
+
+
 def time_call(fn, min_reps=10, max_reps=100, target_s=0.25, warmup=5):
     """Median, p10, p90 seconds of fn() per call, L2 flushed before each."""
     for _ in range(warmup):
@@ -414,7 +441,6 @@ def run_sustained(out, seconds, nv):
 # ---------------------------------------------------------------- GEMMs back to back
 
 def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
-    pynvml, h = nv
     w = Csv(os.path.join(out, "sequence.csv"),
             ["family", "pass", "precision", "m", "n", "k", "median_us", "p10_us", "p90_us", "tflops",
              "sm_clock_mhz", "power_w"])
@@ -434,23 +460,10 @@ def run_sequence(out, deadline, nv, warm_s=0.6, iters=10):
                 for layer, m, n, k in reversed(layers):
                     seq += [(f"{tag}/{layer}", "dgrad", m, k, n), (f"{tag}/{layer}", "wgrad", k, n, m)]
                 fns = [make_gemm(prec, p, m, n, k)[0] for _, p, m, n, k in seq]
-                t_end = time.time() + (3.0 if first else warm_s)
+                times = times_in_sequence(fns, iters, 3.0 if first else warm_s)
                 first = False
-                while time.time() < t_end:
-                    for f in fns:
-                        f()
-                    torch.cuda.synchronize()
-                ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(fns) + 1)] for _ in range(iters)]
-                for it in range(iters):
-                    ev[it][0].record()
-                    for i, f in enumerate(fns):
-                        f()
-                        ev[it][i + 1].record()
-                torch.cuda.synchronize()
-                clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
-                power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
-                for i, (fam, p, m, n, k) in enumerate(seq):
-                    ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                clock, power = clock_and_power(nv)
+                for (fam, p, m, n, k), ts in zip(seq, times):
                     q = lambda x: quantile(ts, x)
                     w.row(family=fam, **{"pass": p}, precision=prec, m=m, n=n, k=k,
                           median_us=f"{q(0.5)*1e6:.2f}", p10_us=f"{q(0.1)*1e6:.2f}", p90_us=f"{q(0.9)*1e6:.2f}",
@@ -692,7 +705,6 @@ def cross_entropy_unfused_backward(softmax, target, grad_loss):
 def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10):
     """One microbatch's embedding lookup, output-layer GEMMs, loss and embedding gradient, back to
     back as a step runs them, each op timed by events inside the running loop."""
-    pynvml, h = nv
     w = Csv(os.path.join(out, "output_layer.csv"),
             ["model", "tp", "tokens", "hidden", "vocab_per_rank", "op", "m", "n", "k", "elements",
              "median_us", "p10_us", "p90_us", "sm_clock_mhz", "power_w"])
@@ -738,23 +750,10 @@ def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10):
                            ("loss_fwd", loss_fwd, tokens, v, 0), ("loss_bwd", loss_bwd, tokens, v, 0),
                            ("logits_dgrad", logits_dgrad, tokens, hid, v), ("logits_wgrad", logits_wgrad, v, hid, tokens),
                            ("embedding_bwd", emb_bwd, v, hid, 0)]
-                    t_end = time.time() + (3.0 if first else warm_s)
+                    times = times_in_sequence([f for _, f, *_ in ops], iters, 3.0 if first else warm_s)
                     first = False
-                    while time.time() < t_end:
-                        for _, f, *_ in ops:
-                            f()
-                        torch.cuda.synchronize()
-                    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(ops) + 1)] for _ in range(iters)]
-                    for it in range(iters):
-                        ev[it][0].record()
-                        for i, (_, f, *_) in enumerate(ops):
-                            f()
-                            ev[it][i + 1].record()
-                    torch.cuda.synchronize()
-                    clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
-                    power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
-                    for i, (op, _, m, n, k) in enumerate(ops):
-                        ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                    clock, power = clock_and_power(nv)
+                    for (op, _, m, n, k), ts in zip(ops, times):
                         elements = m * n
                         w.row(model=model, tp=tp, tokens=tokens, hidden=hid, vocab_per_rank=v, op=op, m=m, n=n, k=k,
                               elements=elements, median_us=f"{quantile(ts, 0.5)*1e6:.2f}",
@@ -775,7 +774,6 @@ def run_optimizer(out, deadline, nv, iters=10):
     the fused Adam step over fp32 params, grads, exp_avg, exp_avg_sq, and the fp32 params copied
     back to the bf16 model params. Tensors shaped as a Llama-3 8B layer's weights; each op over the
     whole shard timed by events inside the running loop."""
-    pynvml, h = nv
     w = Csv(os.path.join(out, "optimizer.csv"),
             ["params", "tensors", "op", "bytes_per_param", "median_us", "p10_us", "p90_us", "gbps",
              "sm_clock_mhz", "power_w"])
@@ -801,17 +799,9 @@ def run_optimizer(out, deadline, nv, iters=10):
                 for _, f, _ in ops:
                     f()
             torch.cuda.synchronize()
-            ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(ops) + 1)] for _ in range(iters)]
-            for it in range(iters):
-                ev[it][0].record()
-                for i, (_, f, _) in enumerate(ops):
-                    f()
-                    ev[it][i + 1].record()
-            torch.cuda.synchronize()
-            clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
-            power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
-            for i, (op, _, bpp) in enumerate(ops):
-                ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+            times = times_in_sequence([f for _, f, _ in ops], iters)
+            clock, power = clock_and_power(nv)
+            for (op, _, bpp), ts in zip(ops, times):
                 med = quantile(ts, 0.5)
                 w.row(params=n, tensors=len(shapes), op=op, bytes_per_param=bpp, median_us=f"{med*1e6:.2f}",
                       p10_us=f"{quantile(ts, 0.1)*1e6:.2f}", p90_us=f"{quantile(ts, 0.9)*1e6:.2f}",
@@ -954,7 +944,6 @@ def run_moe(out, deadline, nv, warm_s=0.5, iters=10):
     top-k, the permutation and its inverse). Back to back, events inside the running loop.
     moe.csv takes the GEMMs: m is the tokens of every expert together, as dataset kind gemm reads
     it; m_per_expert and experts say how they were split. moe_ops.csv takes the routing."""
-    pynvml, h = nv
     w = Csv(os.path.join(out, "moe.csv"),
             ["family", "variant", "pass", "precision", "experts", "m_per_expert", "m", "n", "k", "median_us",
              "p10_us", "p90_us", "tflops", "sm_clock_mhz", "power_w"])
@@ -1012,23 +1001,10 @@ def run_moe(out, deadline, nv, warm_s=0.5, iters=10):
                                     fn, label = l, "loop-fallback"
                                 fns.append(fn)
                                 labels.append(label)
-                            t_end = time.time() + (3.0 if first else warm_s)
+                            times = times_in_sequence(fns, iters, 3.0 if first else warm_s)
                             first = False
-                            while time.time() < t_end:
-                                for fn in fns:
-                                    fn()
-                                torch.cuda.synchronize()
-                            ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(fns) + 1)] for _ in range(iters)]
-                            for it in range(iters):
-                                ev[it][0].record()
-                                for i, fn in enumerate(fns):
-                                    fn()
-                                    ev[it][i + 1].record()
-                            torch.cuda.synchronize()
-                            clock = pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM) if pynvml else ""
-                            power = f"{pynvml.nvmlDeviceGetPowerUsage(h)/1000:.0f}" if pynvml else ""
-                            for i, (pas, layer, n, k, _, _) in enumerate(gemms):
-                                ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                            clock, power = clock_and_power(nv)
+                            for i, ((pas, layer, n, k, _, _), ts) in enumerate(zip(gemms, times)):
                                 med = quantile(ts, 0.5)
                                 # m, n, k of the whole: fwd and dgrad (routed x k)(k x n) per expert slice;
                                 # wgrad (k_dim x routed)(routed x n) summed per expert: m = hid or f rows.
@@ -1078,15 +1054,8 @@ def run_moe(out, deadline, nv, warm_s=0.5, iters=10):
                         for _, fn, _ in ops:
                             fn()
                     torch.cuda.synchronize()
-                    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(len(ops) + 1)] for _ in range(iters)]
-                    for it in range(iters):
-                        ev[it][0].record()
-                        for i, (_, fn, _) in enumerate(ops):
-                            fn()
-                            ev[it][i + 1].record()
-                    torch.cuda.synchronize()
-                    for i, (op, _, moved) in enumerate(ops):
-                        ts = [ev[it][i].elapsed_time(ev[it][i + 1]) * 1e-3 for it in range(iters)]
+                    times = times_in_sequence([fn for _, fn, _ in ops], iters)
+                    for (op, _, moved), ts in zip(ops, times):
                         wo.row(family=f"{model}/t{tokens}", op=op, tokens=tokens, hidden=hid, experts=n_exp, top_k=top_k,
                                bytes_moved=moved, median_us=f"{quantile(ts, 0.5)*1e6:.2f}",
                                p10_us=f"{quantile(ts, 0.1)*1e6:.2f}", p90_us=f"{quantile(ts, 0.9)*1e6:.2f}")

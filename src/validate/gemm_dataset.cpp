@@ -5,8 +5,8 @@
 #include <map>
 
 #include "compute/training_device.h"
-#include "config/preset.h"
 #include "validate/csv_table.h"
+#include "validate/kernel_timings.h"
 
 namespace dtcalc {
 namespace {
@@ -25,24 +25,15 @@ Precision precision_of(const CsvTable& table, std::size_t row, std::size_t colum
 }  // namespace
 
 DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext& context) {
-    if (spec.preset.empty()) {
-        InputLocation at = spec.where;
-        at.key = "preset";
-        throw InputError(at, "missing: the gemm kind needs a preset (the device to predict with)");
-    }
-    const TrainingDevice device = load_preset(spec.preset, context.preset_dirs).system.device;
-    const CsvTable table = read_csv_table(spec.file);
+    KernelTimings timings = read_kernel_timings(spec, context, "gemm");
+    const TrainingDevice& device = timings.device;
+    const CsvTable& table = timings.table;
     const std::size_t c_family = table.column("family");
     const std::size_t c_pass = table.column("pass");
     const std::size_t c_precision = table.column("precision");
     const std::size_t c_m = table.column("m"), c_n = table.column("n"), c_k = table.column("k");
-    const std::size_t c_median = table.column("median_us");
-    const std::size_t c_p10 = table.column("p10_us"), c_p90 = table.column("p90_us");
-    std::size_t c_run = table.header.size(), c_experts = table.header.size();
-    for (std::size_t c = 0; c < table.header.size(); ++c) {
-        if (table.header[c] == "run") c_run = c;
-        if (table.header[c] == "experts") c_experts = c;
-    }
+    const std::size_t c_run = timings.run, c_experts = optional_column(table, "experts");
+    find_time_columns(timings);
 
     DatasetResult out;
     out.x_label = "GEMM FLOPs";
@@ -57,11 +48,9 @@ DatasetResult run_gemm_dataset(const DatasetSpec& spec, const ValidationContext&
         const double m = static_cast<double>(table.integer(r, c_m));
         const double n = static_cast<double>(table.integer(r, c_n));
         const double k = static_cast<double>(table.integer(r, c_k));
-        const double measured = table.number(r, c_median);
-        const double p10 = table.number(r, c_p10), p90 = table.number(r, c_p90);
-        for (const auto& [value, column] : {std::pair{m, "m"}, {n, "n"}, {k, "k"}, {measured, "median_us"}, {p10, "p10_us"}})
+        for (const auto& [value, column] : {std::pair{m, "m"}, {n, "n"}, {k, "k"}})
             if (!(value > 0)) throw InputError({table.path, table.lines[r], 0, column}, "must be > 0");
-        if (p90 < p10) throw InputError({table.path, table.lines[r], 0, "p90_us"}, "must be >= p10_us");
+        const auto [measured, p10, p90] = row_times(timings, r);
         const double experts = c_experts < row.size() ? static_cast<double>(table.integer(r, c_experts)) : 1.0;
         if (!(experts >= 1)) throw InputError({table.path, table.lines[r], 0, "experts"}, "must be >= 1");
         const std::string group = row[c_precision] + "/" + pass;

@@ -6,8 +6,7 @@
 #include <string_view>
 
 #include "compute/vocabulary_costs.h"
-#include "config/preset.h"
-#include "validate/csv_table.h"
+#include "validate/kernel_timings.h"
 
 namespace dtcalc {
 namespace {
@@ -41,21 +40,13 @@ const Op& op_of(const CsvTable& table, std::size_t row, std::size_t column) {
 }  // namespace
 
 DatasetResult run_output_layer_dataset(const DatasetSpec& spec, const ValidationContext& context) {
-    if (spec.preset.empty()) {
-        InputLocation at = spec.where;
-        at.key = "preset";
-        throw InputError(at, "missing: the output-layer kind needs a preset (the device to predict with)");
-    }
-    const TrainingDevice device = load_preset(spec.preset, context.preset_dirs).system.device;
-    const CsvTable table = read_csv_table(spec.file);
+    KernelTimings timings = read_kernel_timings(spec, context, "output-layer");
+    const CsvTable& table = timings.table;
     const std::size_t c_model = table.column("model"), c_tp = table.column("tp");
     const std::size_t c_tokens = table.column("tokens"), c_hidden = table.column("hidden");
     const std::size_t c_vocab = table.column("vocab_per_rank"), c_op = table.column("op");
-    const std::size_t c_median = table.column("median_us");
-    const std::size_t c_p10 = table.column("p10_us"), c_p90 = table.column("p90_us");
-    std::size_t c_run = table.header.size();
-    for (std::size_t c = 0; c < table.header.size(); ++c)
-        if (table.header[c] == "run") c_run = c;
+    const std::size_t c_run = timings.run;
+    find_time_columns(timings);
 
     DatasetResult out;
     out.x_label = "logits (tokens x vocabulary on the rank)";
@@ -67,12 +58,10 @@ DatasetResult run_output_layer_dataset(const DatasetSpec& spec, const Validation
         const double hidden = static_cast<double>(table.integer(r, c_hidden));
         const double vocab = static_cast<double>(table.integer(r, c_vocab));
         const double tp = static_cast<double>(table.integer(r, c_tp));
-        const double measured = table.number(r, c_median);
-        const double p10 = table.number(r, c_p10), p90 = table.number(r, c_p90);
-        for (const auto& [value, column] : {std::pair{tokens, "tokens"}, {hidden, "hidden"}, {vocab, "vocab_per_rank"},
-                                            {tp, "tp"}, {measured, "median_us"}, {p10, "p10_us"}})
+        for (const auto& [value, column] :
+             {std::pair{tokens, "tokens"}, {hidden, "hidden"}, {vocab, "vocab_per_rank"}, {tp, "tp"}})
             if (!(value > 0)) throw InputError({table.path, table.lines[r], 0, column}, "must be > 0");
-        if (p90 < p10) throw InputError({table.path, table.lines[r], 0, "p90_us"}, "must be >= p10_us");
+        const double measured = row_times(timings, r).median;
         const VocabularyShape shape{.tokens = tokens, .hidden = hidden, .vocab = vocab, .gradient_bytes = 4};
         ValidationCase v;
         v.dataset = spec.name;
@@ -82,7 +71,7 @@ DatasetResult run_output_layer_dataset(const DatasetSpec& spec, const Validation
         v.source = fmt::format("{}:{}", table.path, table.lines[r]);
         v.x = tokens * vocab;
         v.measured = measured;
-        v.predicted = op.time(vocabulary_times(device, shape, CrossEntropyKernel::Unfused)) / 1e3;
+        v.predicted = op.time(vocabulary_times(timings.device, shape, CrossEntropyKernel::Unfused)) / 1e3;
         v.model = row[c_model];
         out.cases.push_back(std::move(v));
     }
