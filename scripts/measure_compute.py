@@ -19,6 +19,8 @@ Writes into OUTDIR:
   layer_compiled.csv, layer_compiled_kernels.csv  the same through torch.compile (--only layer-compiled)
   output_layer.csv  the embedding lookup, output-layer GEMMs, Megatron's cross-entropy loss and the
                     embedding's gradient, per tensor-parallel rank, back to back (--only output-layer)
+  output_layer_in_step.csv  the same on the last pipeline stage, between four layers' GEMMs
+                    (--only output-layer-in-step)
   optimizer.csv     Megatron's distributed-optimizer step op by op: gradients to fp32, their norm,
                     fused Adam, parameters back to bf16 (--only optimizer)
   loss_variants.csv the loss forward and backward: Megatron's unfused and fused cross entropy,
@@ -702,12 +704,20 @@ def cross_entropy_unfused_backward(softmax, target, grad_loss):
     return softmax.to(torch.bfloat16)
 
 
-def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10):
+def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10, layers_around=0):
     """One microbatch's embedding lookup, output-layer GEMMs, loss and embedding gradient, back to
-    back as a step runs them, each op timed by events inside the running loop."""
-    w = Csv(os.path.join(out, "output_layer.csv"),
+    back as a step runs them, each op timed by events inside the running loop. With
+    layers_around > 0 (output_layer_in_step.csv), the last pipeline stage's view: the forward
+    GEMMs of that many transformer layers run before the output layer and their input and weight
+    gradients after it, in bf16, so the output layer's ops run at the clock a step holds them at
+    (only the configurations whose layer GEMMs transformer_gemms lists)."""
+    layer_gemms = {}
+    for tag, layer, t, n, k in transformer_gemms():
+        layer_gemms.setdefault((tag, t), []).append((layer, t, n, k))
+    name = "output_layer_in_step.csv" if layers_around else "output_layer.csv"
+    w = Csv(os.path.join(out, name),
             ["model", "tp", "tokens", "hidden", "vocab_per_rank", "op", "m", "n", "k", "elements",
-             "median_us", "p10_us", "p90_us", "sm_clock_mhz", "power_w"])
+             "median_us", "p10_us", "p90_us", "sm_clock_mhz", "power_w"] + (["layers_around"] if layers_around else []))
     first = True
     for tokens in (4096, 8192):
         for model, hid, vocab, tps in OUTPUT_LAYER_MODELS:
@@ -715,6 +725,8 @@ def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10):
                 if time.time() > deadline:
                     print("output-layer: budget reached")
                     return w.rows
+                if layers_around and (f"{model}/tp{tp}", tokens) not in layer_gemms:
+                    continue
                 v = vocab // tp
                 try:
                     wt = torch.randn(v, hid, device=DEV, dtype=torch.bfloat16) * 0.02
@@ -750,19 +762,29 @@ def run_output_layer(out, deadline, nv, warm_s=0.5, iters=10):
                            ("loss_fwd", loss_fwd, tokens, v, 0), ("loss_bwd", loss_bwd, tokens, v, 0),
                            ("logits_dgrad", logits_dgrad, tokens, hid, v), ("logits_wgrad", logits_wgrad, v, hid, tokens),
                            ("embedding_bwd", emb_bwd, v, hid, 0)]
-                    times = times_in_sequence([f for _, f, *_ in ops], iters, 3.0 if first else warm_s)
+                    before, after = [], []
+                    if layers_around:  # the last stage: its layers' forward, the output layer, their backward
+                        ops = ops[1:-1]  # the embedding is the first stage's
+                        shapes = layer_gemms[(f"{model}/tp{tp}", tokens)]
+                        for _ in range(layers_around):
+                            before += [make_gemm("bf16", "fwd", m, n, k)[0] for _, m, n, k in shapes]
+                            after += [g for _, m, n, k in reversed(shapes)
+                                      for g in (make_gemm("bf16", "dgrad", m, k, n)[0], make_gemm("bf16", "wgrad", k, n, m)[0])]
+                    fns = before + [f for _, f, *_ in ops] + after
+                    times = times_in_sequence(fns, iters, 3.0 if first else warm_s)[len(before):len(before) + len(ops)]
                     first = False
                     clock, power = clock_and_power(nv)
                     for (op, _, m, n, k), ts in zip(ops, times):
                         elements = m * n
+                        extra = {"layers_around": layers_around} if layers_around else {}
                         w.row(model=model, tp=tp, tokens=tokens, hidden=hid, vocab_per_rank=v, op=op, m=m, n=n, k=k,
                               elements=elements, median_us=f"{quantile(ts, 0.5)*1e6:.2f}",
                               p10_us=f"{quantile(ts, 0.1)*1e6:.2f}", p90_us=f"{quantile(ts, 0.9)*1e6:.2f}",
-                              sm_clock_mhz=clock, power_w=power)
+                              sm_clock_mhz=clock, power_w=power, **extra)
                 except Exception as ex:  # noqa: BLE001
                     print(f"output-layer {model} tp {tp} {tokens}: {type(ex).__name__}: {ex}")
                 finally:
-                    st = wt = main_grad = ids = xin = ops = None
+                    st = wt = main_grad = ids = xin = ops = fns = before = after = None
                     torch.cuda.empty_cache()
     return w.rows
 
@@ -1074,11 +1096,12 @@ def main():
     ap.add_argument("--budget-s", type=float, default=300, help="stop starting new measurements after this")
     ap.add_argument("--sustained-s", type=float, default=8, help="seconds of back-to-back GEMMs per precision")
     ap.add_argument("--only", choices=["all", "sequence", "attention-sequence", "elementwise", "sustained", "gemm",
-                                       "attention", "layer", "layer-compiled", "output-layer", "optimizer", "loss-variants", "moe"],
+                                       "attention", "layer", "layer-compiled", "output-layer", "output-layer-in-step", "optimizer", "loss-variants", "moe"],
                     default="all",
                     help="one part alone: sequence (sequence.csv), attention-sequence (attention_sequence.csv), "
                          "elementwise, sustained, gemm or attention (the isolated kernels), layer (layer.csv), "
                          "layer-compiled (the same layer through torch.compile), output-layer (output_layer.csv), "
+                         "output-layer-in-step (the same among 4 layers' GEMMs: output_layer_in_step.csv), "
                          "optimizer (optimizer.csv), loss-variants (loss_variants.csv), moe (moe.csv, moe_ops.csv)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
@@ -1101,6 +1124,7 @@ def main():
             "layer": lambda: run_layer(args.outdir, t0 + b, nv),
             "layer-compiled": lambda: run_layer(args.outdir, t0 + b, nv, compiled=True),
             "output-layer": lambda: run_output_layer(args.outdir, t0 + b, nv),
+            "output-layer-in-step": lambda: run_output_layer(args.outdir, t0 + b, nv, layers_around=4),
             "optimizer": lambda: run_optimizer(args.outdir, t0 + b, nv),
             "loss-variants": lambda: run_loss_variants(args.outdir, t0 + b, nv),
             "moe": lambda: run_moe(args.outdir, t0 + b, nv),
