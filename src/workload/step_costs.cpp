@@ -85,17 +85,12 @@ LayerTimes transformer_layer_times(const ModelSpec& m, const ParallelPlan& p, co
             const bool bulk = s.role == GemmRole::Qkv || s.role == GemmRole::Fc1;  // dgrad and wgrad beside AG / RS
             const TrainingDevice& forward = pipelined ? beside : d;
             const TrainingDevice& back = bulk ? beside : d;
-            if (s.weights > 1) {
-                // A rank's experts: one grouped GEMM per pass, each expert's share of the routed
-                // tokens against its own weights (compute/training_device.h expert_gemm_time_ns).
-                gemm += expert_gemm_time_ns(forward, q, GemmPass::Forward, s.m, s.n, s.k, s.weights);
-                gemm_backward += expert_gemm_time_ns(back, q, GemmPass::InputGradient, s.m, s.k, s.n, s.weights) +
-                                 expert_gemm_time_ns(back, q, GemmPass::WeightGradient, s.k, s.n, s.m, s.weights);
-                continue;
-            }
-            const double bytes = gemm_bytes(q, s.m, s.n, s.k);
-            gemm += gemm_time_ns(forward, q, s.m, s.n, s.k, bytes);
-            gemm_backward += gemm_time_ns(back, q, s.m, s.k, s.n, bytes) + gemm_time_ns(back, q, s.k, s.n, s.m, bytes);
+            // A rank's experts (s.weights of them) run as one grouped GEMM per pass, each expert's
+            // share of the routed tokens against its own weights; one weight matrix is one GEMM
+            // (compute/training_device.h expert_gemm_time_ns).
+            gemm += expert_gemm_time_ns(forward, q, GemmPass::Forward, s.m, s.n, s.k, s.weights);
+            gemm_backward += expert_gemm_time_ns(back, q, GemmPass::InputGradient, s.m, s.k, s.n, s.weights) +
+                             expert_gemm_time_ns(back, q, GemmPass::WeightGradient, s.k, s.n, s.m, s.weights);
         }
     } else {
         // Time the GEMMs as `gemms` equal GEMMs of the average size.
