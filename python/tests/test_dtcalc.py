@@ -28,6 +28,21 @@ class PredictTest(unittest.TestCase):
         self.assertIn("cross_entropy", str(caught.exception))
         self.assertIn("unfused, fused or torch", str(caught.exception))
 
+    def test_nccl_algo_keyword(self):
+        # NCCL_ALGO for the whole job: Llama-2 7B, tp 8 in each of two H100 nodes, dp 2
+        # over them. NCCL's own choice runs the 2-rank gradient all-reduce as a ring;
+        # forced to the tree, every all-reduce of the step takes the tree.
+        free = dtcalc.predict(model="llama2-7b", preset="h100-ib-ndr400", nodes=2, tp=8)
+        tree = dtcalc.predict(model="llama2-7b", preset="h100-ib-ndr400", nodes=2, tp=8, nccl_algo="tree")
+        self.assertEqual(free["nccl_algo"], "")
+        self.assertEqual(tree["nccl_algo"], "tree")
+        self.assertNotEqual(free["comm_time_us"], tree["comm_time_us"])
+        self.assertEqual(free["compute_time_us"], tree["compute_time_us"])
+        with self.assertRaises(ValueError) as caught:
+            dtcalc.predict(model="llama2-7b", preset="lab-system1", tp=8, nccl_algo="ring")
+        self.assertIn("nccl_algo", str(caught.exception))
+        self.assertIn("applies to the nccl backend only", str(caught.exception))
+
     def test_predict_is_the_command_lines_json(self):
         got = dtcalc.predict(model="llama2-70b", preset="lab-system1", tp=8, gbs=64, seq=1024)
         self.assertEqual(got["plan"]["tp"], 8)

@@ -113,6 +113,16 @@ const OptionDecl kOptions[] = {
     {.name = "host_cpu", .type = T::Text, .help = "host CPU of a cluster from --gpu: intel | amd (NCCL's network overhead)",
      .default_text = "the reference node's", .expected = "intel or amd", .accepts = is_host_cpu,
      .apply = set_system<&SystemSource::host_cpu>, .base = true},
+    {.name = "nccl_algo", .type = T::Text,
+     .help = "nccl backend: NCCL_ALGO the job runs with, in its syntax (ring | tree | nvls | nvlstree | pat, a list, "
+             "^ to exclude, allreduce:tree); every collective of the step is chosen as NCCL chooses within it",
+     .default_text = "unset: NCCL's own choice", .expected = "an NCCL_ALGO value (ring, ^nvls, allreduce:tree)",
+     .apply = set<&PredictOptions::nccl_algo>, .base = true, .commas_in_value = true},
+    {.name = "nccl_proto", .type = T::Text,
+     .help = "nccl backend: NCCL_PROTO the job runs with, in its syntax (LL | LL128 | Simple, a list, ^ to exclude, "
+             "allreduce:LL128)",
+     .default_text = "unset: NCCL's own choice", .expected = "an NCCL_PROTO value (Simple, ^LL128, allreduce:LL)",
+     .apply = set<&PredictOptions::nccl_proto>, .base = true, .commas_in_value = true},
     {.name = "framework", .type = T::Text,
      .help = "framework recipe whose defaults the plan options not given take: megatron-core | nemo | torchtitan | "
              "megatron-2022, or a .toml path (presets/frameworks/)",
@@ -167,7 +177,7 @@ const OptionDecl kOptions[] = {
      .apply = set<&PredictOptions::pipeline_split>},
     {.name = "order", .type = T::Text, .help = "parallel axes onto the network, innermost first",
      .default_text = "tp,cp,ep,dp,pp", .expected = "the five axes tp, cp, ep, dp, pp once each, innermost first",
-     .accepts = is_order, .apply = set<&PredictOptions::order>},
+     .accepts = is_order, .apply = set<&PredictOptions::order>, .commas_in_value = true},
     {.name = "memory_limit", .type = T::Text,
      .help = "memory per GPU with its unit: 80GiB (2^30 bytes) or 80GB (10^9 bytes)",
      .default_text = "the device's capacity", .expected = "a memory size with its unit, like 80GiB or 80GB",

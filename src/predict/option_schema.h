@@ -60,6 +60,9 @@ struct OptionDecl {
     void (*apply_system)(PredictInputs& inputs, int dimension, double value) = nullptr;
     int dimension = -1;  ///< dim<N>_bandwidth / dim<N>_latency: N
     bool base = false;   ///< target Option: chooses what is loaded (model, system, cluster shape)
+    /// Text: a value's own syntax holds commas (order, NCCL_ALGO), so a sweep
+    /// flag or a spec's string is one value; a spec's TOML list gives several.
+    bool commas_in_value = false;
 };
 
 /// Every option, in the order reports and help list them.

@@ -18,8 +18,8 @@ PredictResult predict(const PredictInputs& in) {
     r.plan_problems = plan_problems(in.model, in.plan, r.npus);
     if (!r.plan_problems.empty()) return r;
 
-    TrainingStepInputs step_in{&in.model, &in.plan, &in.system};
-    r.step = build_training_step(step_in);
+    TrainingStepInputs step_in{&in.model, &in.plan, &in.system, nullptr, in.nccl};
+    r.step = naming_nccl_options(in, [&] { return build_training_step(step_in); });
     EvaluationSystem eval;
     eval.system = &in.system;
     r.schedule = evaluate(r.step.graph, eval);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "collective/nccl/nccl_force.h"
+#include "core/error.h"
 #include "compute/system.h"
 #include "memory/memory_model.h"
 #include "model/model_spec.h"
@@ -21,6 +23,9 @@ struct PredictInputs {
     ModelSpec model;
     ParallelPlan plan;
     System system;  ///< network, knobs, backend and device
+    /// The nccl backend: NCCL_ALGO / NCCL_PROTO as the job sets them; every
+    /// collective of the step is asked with it (nothing forced by default).
+    NcclForce nccl;
     double memory_limit_bytes = 0;  ///< 0: the device's capacity (or none when unknown)
 };
 
@@ -60,6 +65,22 @@ struct PredictResult {
     TrainingStep step;  ///< the DAG that was evaluated
     Schedule schedule;
 };
+
+/// Runs `price`, which prices the step's collectives with `in.nccl`. Where
+/// the job's NCCL_ALGO / NCCL_PROTO leave a collective no algorithm and
+/// protocol that runs it (NCCL fails such a call too), throws OptionError
+/// naming that option (nccl_algo where it forces an algorithm, else nccl_proto).
+template <class Price>
+auto naming_nccl_options(const PredictInputs& in, Price&& price) -> decltype(price()) {
+    try {
+        return price();
+    } catch (const OptionError&) {
+        throw;
+    } catch (const InputError& e) {
+        if (in.nccl.unset() || e.where().key != "nccl") throw;
+        throw OptionError(in.nccl.algorithms != NcclForce{}.algorithms ? "nccl_algo" : "nccl_proto", e.detail());
+    }
+}
 
 /// Throws InputError only for inputs that cannot be interpreted (groups that
 /// do not fit the network, a device without the numbers); a plan that breaks

@@ -56,6 +56,9 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     out.system_label = resolved.label;
     out.warnings = resolved.warnings;
     out.backend_label = std::string(network_backend_name(in.system.backend));
+    in.nccl = resolve_nccl_force(o, in.system);
+    out.nccl_algo = o.nccl_algo;
+    out.nccl_proto = o.nccl_proto;
 
     out.framework = read_framework_defaults(load_framework(o.framework, framework_dirs(preset_dirs)));
     PredictOptions with_defaults = o;
@@ -64,6 +67,26 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     check_precision(in.plan, in.system.device);
     in.memory_limit_bytes = resolve_memory_limit(with_defaults);
     return out;
+}
+
+NcclForce resolve_nccl_force(const PredictOptions& o, const System& system) {
+    NcclForce force;
+    if (o.nccl_algo.empty() && o.nccl_proto.empty()) return force;
+    const char* given = o.nccl_algo.empty() ? "nccl_proto" : "nccl_algo";
+    if (system.backend != NetworkBackend::Nccl || !system.nccl())
+        throw OptionError(given, "applies to the nccl backend only (this system uses " +
+                                     std::string(network_backend_name(system.backend)) + "; set backend to nccl)");
+    try {
+        apply_nccl_algo(force, o.nccl_algo, {});
+    } catch (const InputError& e) {
+        throw OptionError("nccl_algo", e.detail());
+    }
+    try {
+        apply_nccl_proto(force, o.nccl_proto, {});
+    } catch (const InputError& e) {
+        throw OptionError("nccl_proto", e.detail());
+    }
+    return force;
 }
 
 ParallelPlan resolve_plan(const PredictOptions& o, const ModelSpec& model, long long npus) {

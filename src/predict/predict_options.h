@@ -35,6 +35,9 @@ struct PredictOptions {
     std::string cross_entropy = "unfused";
     std::string pipeline_split = "even";
     std::string memory_limit;
+    /// NCCL_ALGO / NCCL_PROTO the job runs with, in NCCL's syntax
+    /// (collective/nccl/nccl_force.h); empty: unset, NCCL's own choice.
+    std::string nccl_algo, nccl_proto;
     /// The framework recipe (presets/frameworks/NAME.toml, config/framework_recipe.h)
     /// whose defaults fill the plan options not given.
     std::string framework = "megatron-core";
@@ -59,6 +62,7 @@ void apply_scenario(const ConfigValue& scenario, PredictOptions& options);
 struct ResolvedPrediction {
     PredictInputs inputs;
     std::string model_label, system_label, backend_label;
+    std::string nccl_algo, nccl_proto;  ///< as given; empty when unset
     std::vector<std::string> warnings;  ///< ResolvedSystem::warnings (a network file's implausible values)
     FrameworkDefaults framework;  ///< the recipe the plan's defaults came from
 };
@@ -67,6 +71,11 @@ struct ResolvedPrediction {
 /// used, InputError for a file that cannot be read.
 ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::vector<std::string>& preset_dirs,
                                       const std::vector<std::string>& model_dirs);
+
+/// NCCL_ALGO / NCCL_PROTO of `options` (nccl_algo, nccl_proto) for `system`:
+/// nothing forced when both are empty. Throws OptionError naming the option
+/// for a value NCCL rejects, or a system the nccl backend does not price.
+NcclForce resolve_nccl_force(const PredictOptions& options, const System& system);
 
 /// The plan part of `options` for `model` on `npus` NPUs (dp defaults to
 /// npus / (tp x pp x cp)); throws OptionError naming the option of a bad name.

@@ -43,7 +43,10 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
                          TimeUnit unit) {
     const std::string u(time_unit_name(unit));
     auto t = [&](double ns) { return fmt::format("{:.3f} {}", nanoseconds_to(unit, ns), u); };
-    fmt::print(out, "{} on {} ({} NPUs, backend {}{})\n", labels.model, labels.system, r.npus, labels.backend,
+    std::string nccl;
+    if (!labels.nccl_algo.empty()) nccl += ", NCCL_ALGO=" + labels.nccl_algo;
+    if (!labels.nccl_proto.empty()) nccl += ", NCCL_PROTO=" + labels.nccl_proto;
+    fmt::print(out, "{} on {} ({} NPUs, backend {}{}{})\n", labels.model, labels.system, r.npus, labels.backend, nccl,
                labels.framework.empty() ? "" : ", framework " + labels.framework);
     fmt::print(out, "plan: {}\n", plan_text(in));
     if (!r.plan_problems.empty()) {
@@ -102,9 +105,11 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
 void write_predict_json(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels) {
     const ParallelPlan& p = in.plan;
     auto us = [](double ns) { return number(ns * 1e-3); };
-    fmt::print(out, "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"framework\": {}, \"npus\": {},\n",
+    fmt::print(out,
+               "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"nccl_algo\": {}, \"nccl_proto\": {}, "
+               "\"framework\": {}, \"npus\": {},\n",
                json_string(labels.model), json_string(labels.system), json_string(labels.backend),
-               json_string(labels.framework), r.npus);
+               json_string(labels.nccl_algo), json_string(labels.nccl_proto), json_string(labels.framework), r.npus);
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "

@@ -16,6 +16,7 @@ struct PredictLabels {
     std::string system;
     std::string backend;
     std::string framework;  ///< the recipe the plan's defaults came from (config/framework_recipe.h)
+    std::string nccl_algo, nccl_proto;  ///< NCCL_ALGO / NCCL_PROTO as given; empty when unset
 };
 
 void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,

@@ -67,7 +67,7 @@ std::vector<ParamValue> expand_value_text(const ParamInfo& p, std::string_view t
         if (!v) bad_value(p, where, trim_blanks(item), expected);
         values.push_back(*v);
     };
-    if (p.name == "order") {
+    if (p.commas_in_value) {
         add(text);
         return values;
     }

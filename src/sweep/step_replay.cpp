@@ -231,8 +231,8 @@ PredictResult predict_without_schedule(const PredictInputs& in, ReplayScratch& s
     const int dims = static_cast<int>(in.system.network.dimensions.size());
     if (dims > kMaxDimensions) return full_prediction(in);
 
-    const TrainingStepInputs step_in{&in.model, &in.plan, &in.system, prices};
-    const TrainingStepCosts costs = price_training_step(step_in);
+    const TrainingStepInputs step_in{&in.model, &in.plan, &in.system, prices, in.nccl};
+    const TrainingStepCosts costs = naming_nccl_options(in, [&] { return price_training_step(step_in); });
     if (!costs_usable(costs)) return full_prediction(in);
 
     const ParallelPlan& p = in.plan;

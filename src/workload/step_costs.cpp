@@ -44,7 +44,7 @@ public:
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
         auto it = cache.find(Lookup{static_cast<int>(kind), b, group.members});
         if (it != cache.end()) return it->second;
-        const double ns = collective_time(*in_.system, {kind, b, group, {}}).time_ns;
+        const double ns = collective_time(*in_.system, {kind, b, group, in_.nccl}).time_ns;
         cache.emplace(CollectivePriceKey{static_cast<int>(kind), b, group.members}, ns);
         return ns;
     }

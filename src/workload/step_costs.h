@@ -24,6 +24,7 @@
 #include <map>
 #include <vector>
 
+#include "collective/nccl/nccl_force.h"
 #include "compute/system.h"
 #include "model/model_spec.h"
 #include "plan/group_mapping.h"
@@ -61,6 +62,9 @@ struct TrainingStepInputs {
     const ParallelPlan* plan = nullptr;
     const System* system = nullptr;  ///< network, knobs, backend and device
     CollectivePriceCache* prices = nullptr;  ///< optional: shared between calls on this system
+    /// NCCL_ALGO / NCCL_PROTO every collective is asked with (nccl backend).
+    /// A shared `prices` must have been filled with the same setting.
+    NcclForce nccl;
 };
 
 /// What one forward or backward pass of one chunk (a stage's layers, or one
