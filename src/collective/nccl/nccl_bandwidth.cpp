@@ -33,22 +33,18 @@ double inter_node_link(const NcclShape& shape, const NcclRates& rates, const Ncc
 }
 
 // What a tree all-reduce streams over, per direction, before the tree's
-// factor 2 (nccl_tree_algbw_on: every GPU of a node's chain sends each byte
-// twice over NVLink, once up and once down). Across three or more nodes an
-// inner node's NICs also carry each byte twice (two children and a parent), so
-// the network enters as it is; on two nodes each tree is one edge and the
-// NICs carry each byte once per direction, so the network enters doubled:
-// NCCL's own tuning rates a 2-node tree by its intra-node graph speed and a
-// larger one by its inter-node speed (src/graph/tuning.cc, ncclTopoTuneModel,
-// `nNodes <= 2 ? bwIntra : bwInter`), and its maintainers state the rule
-// ("with Tree, on 2 nodes ... 2x less traffic on the network than on the
-// intra-node connections", NVIDIA/nccl#946). One GPU per node has no chain:
-// the network alone bounds it.
+// factor 2 (every GPU of a node's chain sends each byte twice over NVLink,
+// once up and once down). The NICs carry nccl_tree_network_load() times the
+// data per direction, so the network enters as 2 x network / load: doubled on
+// two nodes, where each tree is one edge (NCCL's maintainers: "with Tree, on 2
+// nodes ... 2x less traffic on the network than on the intra-node
+// connections", NVIDIA/nccl#946), x 4/3 on three, as it is from four on. One
+// GPU per node has no chain: the network alone bounds it.
 double tree_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                  double message_bytes, NcclProtocol protocol) {
     if (shape.nodes <= 1) return rates.nvlink_gbps;
     const double network = node_network(shape, rates, params, message_bytes, protocol);
-    const double per_direction = shape.nodes == 2 ? 2.0 * network : network;
+    const double per_direction = 2.0 * network / nccl_tree_network_load(shape.nodes);
     return shape.gpus_per_node == 1 ? per_direction : std::min(rates.nvlink_gbps, per_direction);
 }
 
@@ -108,10 +104,32 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclS
     return out;
 }
 
+double nccl_tree_network_load(std::int64_t nodes) {
+    if (nodes <= 1) return 0;
+    if (nodes == 2) return 1.0;
+    return nodes == 3 ? 1.5 : 2.0;
+}
+
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol, double message_bytes) {
-    return nccl_tree_algbw_on(tree_link(shape, rates, params, message_bytes, protocol),
-                              rates.topology.tree.channels, shape, params, protocol);
+    const double link = tree_link(shape, rates, params, message_bytes, protocol);
+    // Simple and LL128 stream at their links' rate (LL128: 120 of every 128
+    // bytes are data), each channel the kernels run at most at NCCL's
+    // per-channel figure. NCCL's tuning (nccl_tree_algbw_on, the choice) takes
+    // 0.92 of the link and the caps per graph channel, half the channels that
+    // run (each runs once per tree): below what forced trees reach.
+    const std::size_t bucket = static_cast<std::size_t>(shape.node_bucket());
+    const double running = rates.topology.channels;
+    switch (protocol) {
+        case NcclProtocol::Simple:
+            return std::min(link, running * params.tree_max_bandwidth_per_channel[bucket]) / 2.0;
+        case NcclProtocol::LL128:
+            return std::min(link * params.tree_ll128_bandwidth_factor[bucket],
+                            running * params.tree_ll128_max_bandwidth_per_channel[bucket]) /
+                   2.0;
+        case NcclProtocol::LL: break;
+    }
+    return nccl_tree_algbw_on(link, rates.topology.tree.channels, shape, params, protocol);
 }
 
 double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape& shape,
@@ -150,11 +168,9 @@ double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, cons
     // loop holds one chunk per head), so each NIC carries all the channels, each
     // sending one chunk at a time.
     const int heads = std::max(1, rates.topology.nvls.channels);
-    // Double binary trees: a node inside one tree receives from two children and
-    // its parent, so each NIC direction carries the data twice; on two nodes each
-    // tree is one edge and each direction carries it once (NCCL's tuning doubles
-    // the NVLS-tree inter-node rate on two nodes for the same reason).
-    const double per_direction = shape.nodes <= 2 ? 1.0 : 2.0;
+    // NCCL's double binary tree over the nodes: each NIC direction carries the
+    // data nccl_tree_network_load() times (once on two nodes, twice from four on).
+    const double per_direction = nccl_tree_network_load(shape.nodes);
     return std::min(nvls, nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes,
                                             NcclProtocol::Simple) /
                               per_direction);

@@ -23,16 +23,23 @@
 //   Simple: bus;  LL128: min(bus x ll128-factor, graph channels x ll128-max-per-channel)
 //   LL:     min(bus x ll-factor, ll-max-bus-bandwidth[node bucket])
 //
-// Tree (all-reduce; "algorithm" bandwidth: size / time):
-//   link = NVLink rate (one node); min(NVLink, node network) across three
-//          or more nodes; min(NVLink, 2 x node network) on two nodes, where
-//          each tree is one edge and the NICs carry each byte once per
-//          direction while the chain inside the node carries it twice (NCCL's
-//          tuning rates a 2-node tree by its intra-node speed); the node
-//          network alone (doubled on two nodes) with one GPU per node
-//   bus  = min(link x tree-factor, graph channels x tree-max-per-channel[bucket])
-//   LL: min(bus x tree-ll-factor, ll-max[bucket]);  LL128: min(bus x
-//   tree-ll128-factor[bucket], channels x tree-ll128-max-per-channel[bucket])
+// Tree (all-reduce; "algorithm" bandwidth: size / time). Every GPU of a
+// node's chain sends each byte twice over NVLink (up, then down); a node's
+// NICs carry, per direction, S/2 for each edge it has in each of NCCL's two
+// trees (nccl_tree_network_load: S on two nodes, 1.5 S on three, 2 S from
+// four on). So, as a rate per direction before the trees' factor 2,
+//   link = NVLink rate (one node); min(NVLink, 2 x node network / load)
+//          across nodes; the node network alone with one GPU per node
+//   as it runs: Simple bus = min(link, channels x tree-max-per-channel[bucket]);
+//     LL128 bus = min(link x tree-ll128-factor[bucket], channels x
+//     tree-ll128-max-per-channel[bucket]), with the channels the kernels run
+//     (twice the graph's: each runs once per tree); LL as NCCL's tuning.
+//   NCCL's tuning (the choice, nccl_selection.h): bus = min(link x
+//     tree-factor, graph channels x tree-max-per-channel[bucket]); LL:
+//     min(bus x tree-ll-factor, ll-max[bucket]); LL128: min(bus x
+//     tree-ll128-factor[bucket], graph channels x tree-ll128-max-per-channel).
+//     Forced trees run faster than that: 2 x 1 H100 over NDR reaches ~50 GB/s
+//     where it says 41.4 (validation/nccl/SOURCE.md)
 //   algbw = bus / 2 (each of the two trees carries half, up and down)
 //
 // NVLS all-reduce on one node (algorithm bandwidth): every GPU sends its whole
@@ -44,7 +51,7 @@
 // GPUs, heads' NICs / 2); every head runs every NVLS channel, so each NIC
 // carries all of them, each sending NCCL's NVLS-tree chunk at a time
 // (nccl_tree_pipeline.h; network rate of channels x heads over the NICs); on
-// two nodes the NICs carry the data once per direction, not twice (/ 1).
+// the NICs carry it load times per direction (nccl_tree_network_load).
 // PAT (one GPU per node): bus = NIC payload x pat-bandwidth-factor.
 // With one GPU per node, ring and tree use the NIC payload as the node network
 // (no per-send cost: NCCL's latency already charges every step the network
@@ -72,7 +79,14 @@ double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes);
 /// One ring channel's Simple rate through a NIC, moving `rank_bytes` per ring step.
 double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_bytes);
 
-/// Tree all-reduce algorithm bandwidth, before NCCL's size correction.
+/// What a node's NICs carry per direction in NCCL's double binary tree over
+/// `nodes` nodes (src/graph/trees.cc, ncclGetDtree), in units of the data:
+/// each tree carries half of it, S/2 across each of its edges each way, and
+/// the busiest node has 2 edges in all on two nodes (1), 3 on three (1.5) and
+/// 4 from four nodes on (2: inside one tree, a leaf in the other); 0 on one node.
+double nccl_tree_network_load(std::int64_t nodes);
+
+/// Tree all-reduce algorithm bandwidth as it runs, before NCCL's size correction.
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol, double message_bytes);
 /// The same with the link rate and the graph channels given instead of derived.
