@@ -114,12 +114,12 @@ const OptionDecl kOptions[] = {
      .default_text = "the reference node's", .expected = "intel or amd", .accepts = is_host_cpu,
      .apply = set_system<&SystemSource::host_cpu>, .base = true},
     {.name = "nccl_algo", .type = T::Text,
-     .help = "nccl backend: NCCL_ALGO the job runs with, in its syntax (ring | tree | nvls | nvlstree | pat, a list, "
+     .help = "NCCL_ALGO the job runs with (nccl backend), in its syntax (ring | tree | nvls | nvlstree | pat, a list, "
              "^ to exclude, allreduce:tree); every collective of the step is chosen as NCCL chooses within it",
      .default_text = "unset: NCCL's own choice", .expected = "an NCCL_ALGO value (ring, ^nvls, allreduce:tree)",
      .apply = set<&PredictOptions::nccl_algo>, .base = true, .commas_in_value = true},
     {.name = "nccl_proto", .type = T::Text,
-     .help = "nccl backend: NCCL_PROTO the job runs with, in its syntax (LL | LL128 | Simple, a list, ^ to exclude, "
+     .help = "NCCL_PROTO the job runs with (nccl backend), in its syntax (LL | LL128 | Simple, a list, ^ to exclude, "
              "allreduce:LL128)",
      .default_text = "unset: NCCL's own choice", .expected = "an NCCL_PROTO value (Simple, ^LL128, allreduce:LL)",
      .apply = set<&PredictOptions::nccl_proto>, .base = true, .commas_in_value = true},
