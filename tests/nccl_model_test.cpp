@@ -134,28 +134,24 @@ TEST_CASE("an 8-byte all-reduce is latency: 8-25 us on one node, 15-60 us on 2 a
     const Preset node = load_preset("hgx-h100", kDirs);
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     // One node, NCCL's model: ring/LL base 6.6 + 14 steps x 0.6 = 15.0 us; tree/LL
-    // 6.8 + 2 x 7 x 0.6 = 15.2 us; Simple and LL128 cost more. ring/LL, launched
-    // on one of the 24 channels with 96 threads (nccl_launch.h): its share of
-    // min(360 x 0.5, 141) GB/s is 96 / (24 x 512) = 1/128, 1.1016 GB/s. The 8
-    // bytes add 8 x 14/8 B over it, 12.71 ns, and one step of 8 / 8 B on one
-    // channel fills in 0.91 ns.
+    // 6.8 + 2 x 7 x 0.6 = 15.2 us; Simple and LL128 cost more. ring/LL; the 8
+    // bytes add 8 x 14/8 / min(360 x 0.5, 141) ns.
     const Run one = run(node, CollectiveKind::AllReduce, 8);
     CHECK(one.algorithm == "ring/LL");
-    CHECK(one.us == doctest::Approx(15.0 + (14.0 + 1.0) / (141.0 / 128.0) * 1e-3).epsilon(1e-6));
+    CHECK(one.us == doctest::Approx(15.0 + 14.0 / 141.0 * 1e-3).epsilon(1e-6));
     CHECK(one.us >= 8.0);
     CHECK(one.us <= 25.0);
     // Two nodes: tree/LL 6.8 + 2 x (7 x 0.6 + 1 x 5.0) = 25.2 us; ring/LL 6.6 + 28
     // steps x max(0.6, net overhead 1.0) + 2 x 2.7 = 40.0 us.
     const Run two = run(ib, CollectiveKind::AllReduce, 8, 2, 8);
     CHECK(two.algorithm == "tree/LL");
-    // (The 8 bytes on the one channel launched add under 0.01 us.)
-    CHECK(two.us == doctest::Approx(25.2).epsilon(5e-4));
+    CHECK(two.us == doctest::Approx(25.2).epsilon(1e-4));
     CHECK(two.us >= 15.0);
     CHECK(two.us <= 60.0);
     // Ten nodes: tree/LL 6.8 + 2 x (4.2 + floor(log2 10) = 3 x 5.0) = 45.2 us.
     const Run ten = run(ib, CollectiveKind::AllReduce, 8, 10, 8);
     CHECK(ten.algorithm == "tree/LL");
-    CHECK(ten.us == doctest::Approx(45.2).epsilon(5e-4));
+    CHECK(ten.us == doctest::Approx(45.2).epsilon(1e-4));
     CHECK(ten.us >= 15.0);
     CHECK(ten.us <= 60.0);
 }
@@ -286,12 +282,11 @@ TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, t
     // Tree all-reduce, Simple, 64 KiB: 8.4 + 2 x (0 x 4 + log2(4) x 14) = 64.4 us;
     // on four nodes a node's NIC carries 2S per direction, so the link is
     // 2 x 49.15 / 2 = 49.15 GB/s; bus min(49.15, 4 channels x 36.0) = 49.15,
-    // algbw 24.575 GB/s; NCCL launches 2 of the 4 channels (64 B x 512 threads
-    // = 32 KiB each: nccl_launch.h), so half of it: 65536 / 12.2875 = 5333.55 ns.
+    // algbw 24.575 GB/s: 65536 / 24.575 = 2666.77 ns.
     const Run tree =
         run(ib, CollectiveKind::AllReduce, 64 * 1024, 4, 1, NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::Simple));
     CHECK(tree.algorithm == "tree/Simple");
-    CHECK(tree.us == doctest::Approx(69.73355).epsilon(1e-6));
+    CHECK(tree.us == doctest::Approx(67.06677).epsilon(1e-6));
 }
 
 TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per direction, the node's chain twice") {
@@ -464,13 +459,7 @@ TEST_CASE("one-node presets and the multi-node preset at one node agree") {
     }
 }
 
-// Within one algorithm and protocol a larger size never takes less time. Where
-// NCCL's choice switches, it may: NCCL chooses by its own model, which does
-// not see its launch's fewer channels for small messages (nccl_launch.h), so a
-// ring/LL of 256 KiB on 2 x 4 H100 runs on one channel while the tree/LL128
-// NCCL picks at 512 KiB runs on all of them; nccl-tests shows such steps down
-// too (one A100 node: 31.9 us at 128 KiB, 27.7 at 256 KiB, NCCL's own switch).
-TEST_CASE("time never falls as the size grows under one algorithm and protocol, and is finite from 0 B to 64 GiB") {
+TEST_CASE("time never falls as the size grows, and is finite from 0 B to 64 GiB") {
     for (const char* name : {"hgx-h100", "h100-ib-ndr400", "dgx-a100", "a100-ib-hdr200"}) {
         const Preset preset = load_preset(name, kDirs);
         for (long long nodes : {1LL, 2LL, 16LL}) {
@@ -480,25 +469,14 @@ TEST_CASE("time never falls as the size grows under one algorithm and protocol, 
                 for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather,
                                   CollectiveKind::ReduceScatter, CollectiveKind::AllToAll, CollectiveKind::SendRecv}) {
                     double previous = 0;
-                    std::string previous_choice;
                     for (std::uint64_t bytes = 1; bytes <= 64 * GiB; bytes *= 2) {
                         const Run r = run(preset, kind, bytes, nodes, gpus);
                         INFO(name << " nodes " << nodes << " gpus " << gpus << " " << collective_kind_name(kind)
-                                  << " " << bytes << " " << r.algorithm);
+                                  << " " << bytes);
                         CHECK(std::isfinite(r.us));
                         CHECK(r.us > 0);
-                        if (r.algorithm == previous_choice) CHECK(r.us >= previous);
-                        // Forced to the previous size's choice, this size is no faster.
-                        if (!previous_choice.empty() && r.algorithm != previous_choice &&
-                            kind != CollectiveKind::AllToAll && kind != CollectiveKind::SendRecv) {
-                            const auto slash = previous_choice.find('/');
-                            NcclForce same;
-                            apply_nccl_algo(same, previous_choice.substr(0, slash), {});
-                            apply_nccl_proto(same, previous_choice.substr(slash + 1), {});
-                            CHECK(run(preset, kind, bytes, nodes, gpus, same).us >= previous);
-                        }
+                        CHECK(r.us >= previous);
                         previous = r.us;
-                        previous_choice = r.algorithm;
                     }
                     CHECK(run(preset, kind, 0, nodes, gpus).us >= 0);
                 }

@@ -4,7 +4,6 @@
 
 #include "collective/bus_bandwidth.h"
 #include "collective/nccl/nccl_bandwidth.h"
-#include "collective/nccl/nccl_launch.h"
 #include "collective/nccl/nccl_latency.h"
 #include "collective/nccl/nccl_tree_pipeline.h"
 
@@ -21,28 +20,22 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
         case NcclAlgorithm::Ring: {
             const NcclRingRate ring =
                 nccl_ring_rate(shape, rates, params, choice.protocol, size / (n * rates.topology.channels));
-            // A small message runs on fewer channels and threads (nccl_launch.h).
-            const NcclLaunch launch = nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, ring.channels);
-            const double bus = ring.bus_gbps * launch.share;
             cost.channels = ring.channels;
             cost.steps = nccl_ring_steps(kind, shape.ranks);
-            cost.bytes_per_step = size / (n * launch.channels);
+            cost.bytes_per_step = size / (n * ring.channels);
             cost.latency_ns = nccl_ring_latency_ns(kind, shape, params, choice.protocol);
             const double step = params.step_bytes[static_cast<std::size_t>(choice.protocol)];
-            cost.fill_ns = std::min(cost.bytes_per_step, step) / (bus / launch.channels);
-            cost.bandwidth_ns = size * factor / bus;
+            cost.fill_ns = std::min(cost.bytes_per_step, step) / (ring.bus_gbps / ring.channels);
+            cost.bandwidth_ns = size * factor / ring.bus_gbps;
             break;
         }
         case NcclAlgorithm::Tree: {
-            const NcclLaunch launch =
-                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
             cost.channels = rates.topology.channels;
             cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_floor_log2(shape.nodes));
-            cost.bytes_per_step = size / launch.channels;
+            cost.bytes_per_step = size / cost.channels;
             cost.latency_ns = nccl_tree_latency_ns(shape, params, choice.protocol);
-            cost.bandwidth_ns = size / (nccl_tree_algbw(shape, rates, params, choice.protocol,
-                                                        size / rates.topology.channels) *
-                                        launch.share);
+            cost.bandwidth_ns =
+                size / nccl_tree_algbw(shape, rates, params, choice.protocol, size / rates.topology.channels);
             break;
         }
         case NcclAlgorithm::Nvls: {
@@ -74,13 +67,11 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             break;
         }
         case NcclAlgorithm::Pat: {
-            const NcclLaunch launch =
-                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
             cost.channels = rates.topology.channels;
             cost.steps = nccl_floor_log2(shape.nodes);
             cost.bytes_per_step = size / n;
             cost.latency_ns = nccl_pat_latency_ns(shape, params);
-            cost.bandwidth_ns = size * factor / (nccl_pat_bus_gbps(rates, params) * launch.share);
+            cost.bandwidth_ns = size * factor / nccl_pat_bus_gbps(rates, params);
             break;
         }
         case NcclAlgorithm::P2p: break;

@@ -15,10 +15,7 @@
 //                   + 2 depth(N) x min(S, channels x heads x chunk) / nvls-tree algbw
 //                     (one loop per tree hop, up and down: nccl_tree_pipeline.h)
 //   pat:       latency + S (n-1)/n / pat bus
-// (channels: nccl_topology.h, the communicator's; nothing is added per node
-// count). A ring, tree or PAT of few bytes runs on fewer channels and threads
-// (nccl_launch.h): its bus or algorithm bandwidth is scaled by the launch's
-// share, and a ring's step is the size over n x the launched channels.
+// (channels: nccl_topology.h; nothing is added per node count).
 // Latencies: nccl_latency.h; bandwidths: nccl_bandwidth.h.
 #include <cstdint>
 
