@@ -103,8 +103,7 @@ std::string predict_json(const ConfigValue& config, const std::string& library_p
     const PredictResult result = predict_numbers(resolved.inputs);
     std::ostringstream out;
     write_predict_json(out, resolved.inputs, result,
-                       {resolved.model_label, resolved.system_label, resolved.backend_label, resolved.framework.name,
-                       resolved.nccl_algo, resolved.nccl_proto});
+                       predict_labels(resolved));
     return out.str();
 }
 

@@ -54,8 +54,7 @@ void run_predict(PredictCommand& c, const std::vector<std::string>& preset_dirs,
     // numbers are the same either way (tests/sweep_replay_test.cpp).
     const bool graph = !c.layers_csv.empty() || !c.trace_json.empty();
     const PredictResult result = graph ? predict(resolved.inputs) : predict_numbers(resolved.inputs);
-    const PredictLabels labels{resolved.model_label, resolved.system_label, resolved.backend_label, resolved.framework.name,
-                       resolved.nccl_algo, resolved.nccl_proto};
+    const PredictLabels labels = predict_labels(resolved);
     if (!c.layers_csv.empty() || !c.trace_json.empty()) {
         if (!c.trace_json.empty()) {
             std::ofstream out(c.trace_json);

@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "predict/predict.h"
+#include "predict/predict_options.h"
 #include "report/iteration_report.h"
 
 namespace dtcalc {
@@ -18,6 +19,11 @@ struct PredictLabels {
     std::string framework;  ///< the recipe the plan's defaults came from (config/framework_recipe.h)
     std::string nccl_algo, nccl_proto;  ///< NCCL_ALGO / NCCL_PROTO as given; empty when unset
 };
+
+/// The labels of what resolve_prediction() loaded.
+inline PredictLabels predict_labels(const ResolvedPrediction& r) {
+    return {r.model_label, r.system_label, r.backend_label, r.framework.name, r.nccl_algo, r.nccl_proto};
+}
 
 void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
                          TimeUnit unit);

@@ -160,8 +160,7 @@ int PointEvaluator::load_target(std::span<const Assigned> values) {
     }
     auto target = std::make_unique<SweepTarget>();
     target->inputs = std::move(resolved.inputs);
-    target->labels = {resolved.model_label, resolved.system_label, resolved.backend_label, resolved.framework.name,
-                       resolved.nccl_algo, resolved.nccl_proto};
+    target->labels = predict_labels(resolved);
     target->framework = std::move(resolved.framework);
     override_model(target->inputs.model, values);
     override_system(target->inputs, values);
