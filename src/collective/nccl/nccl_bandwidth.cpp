@@ -17,19 +17,16 @@ constexpr double kRingChunkSteps = 4;
 constexpr double kRingSlicesPerChunk = 2;
 constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 
-// A node's network for rings and trees (nccl_shape.h): with one GPU per node
-// NCCL's latency already charges every step its network latency
-// (nccl_network_payload_rate), so no per-send cost there.
+// A node's network for rings and trees (nccl_shape.h) when `channels` run:
+// with one GPU per node NCCL's latency already charges every step its network
+// latency (nccl_network_payload_rate), so no per-send cost there; a launch of
+// fewer channels than NICs drives only as many NICs.
 double node_network(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                    double message_bytes, NcclProtocol protocol) {
-    if (shape.gpus_per_node == 1) return nccl_network_payload_rate(rates.topology, params);
-    return nccl_network_rate(rates.topology, params, rates.topology.channels, message_bytes, protocol);
-}
-
-double inter_node_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       double message_bytes, NcclProtocol protocol) {
-    if (shape.nodes <= 1) return rates.nvlink_gbps;
-    return std::min(rates.nvlink_gbps, node_network(shape, rates, params, message_bytes, protocol));
+                    double message_bytes, NcclProtocol protocol, double channels) {
+    if (shape.gpus_per_node == 1)
+        return nccl_channels_over_nics(rates.topology, params, channels,
+                                       rates.topology.nic_gbps * params.network_p2p_efficiency);
+    return nccl_network_rate(rates.topology, params, channels, message_bytes, protocol);
 }
 
 // What a tree all-reduce streams over, per direction, before the tree's
@@ -39,22 +36,23 @@ double inter_node_link(const NcclShape& shape, const NcclRates& rates, const Ncc
 // two nodes, where each tree is one edge (NCCL's maintainers: "with Tree, on 2
 // nodes ... 2x less traffic on the network than on the intra-node
 // connections", NVIDIA/nccl#946), x 4/3 on three, as it is from four on. One
-// GPU per node has no chain: the network alone bounds it.
+// GPU per node has no chain: the network alone bounds it. `nvlink_gbps`: the
+// NVLink rate the launched threads drive.
 double tree_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                 double message_bytes, NcclProtocol protocol) {
-    if (shape.nodes <= 1) return rates.nvlink_gbps;
-    const double network = node_network(shape, rates, params, message_bytes, protocol);
+                 double message_bytes, NcclProtocol protocol, double channels, double nvlink_gbps) {
+    if (shape.nodes <= 1) return nvlink_gbps;
+    const double network = node_network(shape, rates, params, message_bytes, protocol, channels);
     const double per_direction = 2.0 * network / nccl_tree_network_load(shape.nodes);
-    return shape.gpus_per_node == 1 ? per_direction : std::min(rates.nvlink_gbps, per_direction);
+    return shape.gpus_per_node == 1 ? per_direction : std::min(nvlink_gbps, per_direction);
 }
 
-double ring_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                 double message_bytes, NcclProtocol protocol) {
-    if (shape.nodes <= 1 || shape.gpus_per_node == 1 || protocol != NcclProtocol::Simple)
-        return inter_node_link(shape, rates, params, message_bytes, protocol);
-    return std::min(rates.nvlink_gbps,
-                    nccl_channels_over_nics(rates.topology, params, rates.topology.channels,
-                                            nccl_ring_network_channel_rate(params, message_bytes)));
+// The network side of a ring across nodes with `channels` launched.
+double ring_network(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                    double message_bytes, NcclProtocol protocol, double channels) {
+    if (shape.gpus_per_node == 1 || protocol != NcclProtocol::Simple)
+        return node_network(shape, rates, params, message_bytes, protocol, channels);
+    return nccl_channels_over_nics(rates.topology, params, channels,
+                                   nccl_ring_network_channel_rate(params, message_bytes));
 }
 
 }  // namespace
@@ -78,18 +76,31 @@ double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_
 }
 
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            NcclProtocol protocol, double message_bytes) {
-    NcclRingRate out = nccl_ring_rate_on(ring_link(shape, rates, params, message_bytes, protocol),
-                                         rates.topology.ring.channels, shape, params, protocol);
+                            NcclProtocol protocol, double message_bytes, const NcclLaunch& launch) {
+    // The launched lanes drive their share of the NVLink rate, and the
+    // protocol's per-channel caps count the launched channels; its total caps
+    // (LL's) stay whole. The protocol's factor and caps increase with the
+    // link rate, so they apply to each side and the smaller side bounds the
+    // ring: the launched lanes over NVLink, and the NICs the launched
+    // channels reach.
+    const double graph = rates.topology.ring.channels * launch.channel_share;
+    double bus = nccl_ring_rate_on(rates.nvlink_gbps * launch.share(), graph, shape, params, protocol).bus_gbps;
+    if (shape.nodes > 1) {
+        const double network = ring_network(shape, rates, params, message_bytes, protocol, launch.channels);
+        bus = std::min(bus, nccl_ring_rate_on(std::min(rates.nvlink_gbps, network), graph, shape, params, protocol)
+                                .bus_gbps);
+    }
+    NcclRingRate out;
+    out.bus_gbps = bus;
     out.channels = rates.topology.channels;
     return out;
 }
 
-NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclShape& shape,
+NcclRingRate nccl_ring_rate_on(double link_gbps, double graph_channels, const NcclShape& shape,
                                const NcclParameters& params, NcclProtocol protocol) {
     NcclRingRate out;
     out.bus_gbps = link_gbps;
-    out.channels = graph_channels;
+    out.channels = static_cast<int>(graph_channels);
     switch (protocol) {
         case NcclProtocol::LL:
             out.bus_gbps = std::min(out.bus_gbps * params.ll_bandwidth_factor,
@@ -97,7 +108,7 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclS
             break;
         case NcclProtocol::LL128:
             out.bus_gbps = std::min(out.bus_gbps * params.ll128_bandwidth_factor,
-                                    out.channels * params.ll128_max_bandwidth_per_channel);
+                                    graph_channels * params.ll128_max_bandwidth_per_channel);
             break;
         case NcclProtocol::Simple: break;
     }
@@ -111,15 +122,18 @@ double nccl_tree_network_load(std::int64_t nodes) {
 }
 
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       NcclProtocol protocol, double message_bytes) {
-    const double link = tree_link(shape, rates, params, message_bytes, protocol);
+                       NcclProtocol protocol, double message_bytes, const NcclLaunch& launch) {
+    // A tree runs all of a channel's threads: the launched channels' share of
+    // the NVLink rate, and the NICs those channels reach.
+    const double link = tree_link(shape, rates, params, message_bytes, protocol, launch.channels,
+                                  rates.nvlink_gbps * launch.channel_share);
     // Simple and LL128 stream at their links' rate (LL128: 120 of every 128
     // bytes are data), each channel the kernels run at most at NCCL's
     // per-channel figure. NCCL's tuning (nccl_tree_algbw_on, the choice) takes
     // 0.92 of the link and the caps per graph channel, half the channels that
     // run (each runs once per tree): below what forced trees reach.
     const std::size_t bucket = static_cast<std::size_t>(shape.node_bucket());
-    const double running = rates.topology.channels;
+    const double running = launch.channels;
     switch (protocol) {
         case NcclProtocol::Simple:
             return std::min(link, running * params.tree_max_bandwidth_per_channel[bucket]) / 2.0;
@@ -129,10 +143,11 @@ double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const Ncc
                    2.0;
         case NcclProtocol::LL: break;
     }
-    return nccl_tree_algbw_on(link, rates.topology.tree.channels, shape, params, protocol);
+    // LL as NCCL's tuning, its per-channel caps on the launched channels.
+    return nccl_tree_algbw_on(link, rates.topology.tree.channels * launch.channel_share, shape, params, protocol);
 }
 
-double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape& shape,
+double nccl_tree_algbw_on(double link_gbps, double graph_channels, const NcclShape& shape,
                           const NcclParameters& params, NcclProtocol protocol) {
     const std::size_t bucket = static_cast<std::size_t>(shape.node_bucket());
     const double channels = graph_channels;

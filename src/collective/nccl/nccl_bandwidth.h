@@ -53,9 +53,13 @@
 // (nccl_tree_pipeline.h; network rate of channels x heads over the NICs); on
 // the NICs carry it load times per direction (nccl_tree_network_load).
 // PAT (one GPU per node): bus = NIC payload x pat-bandwidth-factor.
+// A small ring or tree runs on fewer channels and threads (nccl_launch.h): its
+// NVLink side moves the launched lanes' share of the rate, its network side
+// the rate of the launched channels, each sending its larger share per step.
 // With one GPU per node, ring and tree use the NIC payload as the node network
 // (no per-send cost: NCCL's latency already charges every step the network
 // latency; nccl_shape.h).
+#include "collective/nccl/nccl_launch.h"
 #include "collective/nccl/nccl_parameters.h"
 #include "collective/nccl/nccl_shape.h"
 #include "core/collective_kind.h"
@@ -67,11 +71,14 @@ struct NcclRingRate {
     int channels = 1;
 };
 
-/// `message_bytes`: what one channel sends per step (nccl_network_rate).
+/// `message_bytes`: what one launched channel sends per step
+/// (nccl_network_rate); `launch`: the channels and threads NCCL launches for
+/// the size (nccl_launch.h): the NVLink side takes its share of the lanes, the
+/// NICs the launched channels.
 NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            NcclProtocol protocol, double message_bytes);
+                            NcclProtocol protocol, double message_bytes, const NcclLaunch& launch);
 /// The same with the Simple bus rate and the graph channels given instead of derived.
-NcclRingRate nccl_ring_rate_on(double link_gbps, int graph_channels, const NcclShape& shape,
+NcclRingRate nccl_ring_rate_on(double link_gbps, double graph_channels, const NcclShape& shape,
                                const NcclParameters& params, NcclProtocol protocol);
 /// Network sends per ring channel per ring step for `rank_bytes` (Simple):
 /// 2 per full 2 MiB chunk, and 1 or 2 for the rest (NCCL's slicing).
@@ -86,11 +93,12 @@ double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_
 /// 4 from four nodes on (2: inside one tree, a leaf in the other); 0 on one node.
 double nccl_tree_network_load(std::int64_t nodes);
 
-/// Tree all-reduce algorithm bandwidth as it runs, before NCCL's size correction.
+/// Tree all-reduce algorithm bandwidth as it runs, before NCCL's size
+/// correction, on the channels NCCL launches for the size (nccl_launch.h).
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       NcclProtocol protocol, double message_bytes);
+                       NcclProtocol protocol, double message_bytes, const NcclLaunch& launch);
 /// The same with the link rate and the graph channels given instead of derived.
-double nccl_tree_algbw_on(double link_gbps, int graph_channels, const NcclShape& shape,
+double nccl_tree_algbw_on(double link_gbps, double graph_channels, const NcclShape& shape,
                           const NcclParameters& params, NcclProtocol protocol);
 
 double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,

@@ -4,6 +4,7 @@
 
 #include "collective/bus_bandwidth.h"
 #include "collective/nccl/nccl_bandwidth.h"
+#include "collective/nccl/nccl_launch.h"
 #include "collective/nccl/nccl_latency.h"
 #include "collective/nccl/nccl_tree_pipeline.h"
 
@@ -18,24 +19,28 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
     const double factor = bus_bandwidth_factor(kind, shape.ranks);
     switch (choice.algorithm) {
         case NcclAlgorithm::Ring: {
-            const NcclRingRate ring =
-                nccl_ring_rate(shape, rates, params, choice.protocol, size / (n * rates.topology.channels));
-            cost.channels = ring.channels;
+            const NcclLaunch launch =
+                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
+            const double per_channel = size / (n * launch.channels);
+            const NcclRingRate ring = nccl_ring_rate(shape, rates, params, choice.protocol, per_channel, launch);
+            cost.channels = rates.topology.channels;
             cost.steps = nccl_ring_steps(kind, shape.ranks);
-            cost.bytes_per_step = size / (n * ring.channels);
+            cost.bytes_per_step = per_channel;
             cost.latency_ns = nccl_ring_latency_ns(kind, shape, params, choice.protocol);
             const double step = params.step_bytes[static_cast<std::size_t>(choice.protocol)];
-            cost.fill_ns = std::min(cost.bytes_per_step, step) / (ring.bus_gbps / ring.channels);
+            cost.fill_ns = std::min(per_channel, step) / (ring.bus_gbps / launch.channels);
             cost.bandwidth_ns = size * factor / ring.bus_gbps;
             break;
         }
         case NcclAlgorithm::Tree: {
+            const NcclLaunch launch =
+                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
             cost.channels = rates.topology.channels;
             cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_floor_log2(shape.nodes));
-            cost.bytes_per_step = size / cost.channels;
+            cost.bytes_per_step = size / launch.channels;
             cost.latency_ns = nccl_tree_latency_ns(shape, params, choice.protocol);
             cost.bandwidth_ns =
-                size / nccl_tree_algbw(shape, rates, params, choice.protocol, size / rates.topology.channels);
+                size / nccl_tree_algbw(shape, rates, params, choice.protocol, cost.bytes_per_step, launch);
             break;
         }
         case NcclAlgorithm::Nvls: {

@@ -15,7 +15,13 @@
 //                   + 2 depth(N) x min(S, channels x heads x chunk) / nvls-tree algbw
 //                     (one loop per tree hop, up and down: nccl_tree_pipeline.h)
 //   pat:       latency + S (n-1)/n / pat bus
-// (channels: nccl_topology.h; nothing is added per node count).
+// (channels: nccl_topology.h; nothing is added per node count). A ring or a
+// tree of few bytes runs on the channels and threads NCCL launches for its
+// size (nccl_launch.h): channels above are those, and the bus or algorithm
+// bandwidth is that of the launched lanes (nccl_bandwidth.h). Below a full
+// launch's minimum (threads x 8 B, 64 B for Simple, x n for ring LL, per
+// channel) each thread still moves its minimum, so the data's time stays that
+// of one full launch's worth instead of shrinking with the size.
 // Latencies: nccl_latency.h; bandwidths: nccl_bandwidth.h.
 #include <cstdint>
 

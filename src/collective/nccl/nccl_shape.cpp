@@ -36,7 +36,7 @@ double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameter
     return topology.nics * std::min(payload, channels / topology.nics * channel_gbps);
 }
 
-double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
+double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, double channels,
                          double message_bytes, NcclProtocol protocol) {
     const double payload = topology.nic_gbps * params.network_p2p_efficiency;
     return nccl_channels_over_nics(topology, params, channels,

@@ -72,7 +72,7 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
 /// exposed, use the Tree network latency", and a ring's nInterSteps equals its
 /// nsteps). Charging the per-send cost as well would count every step twice;
 /// the channels then stream at the NICs' payload.
-double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, int channels,
+double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, double channels,
                          double message_bytes, NcclProtocol protocol);
 
 /// The NICs in use together when `channels` channels, each moving
