@@ -59,24 +59,24 @@ TEST_CASE("NCCL's NVLS-tree chunk per channel") {
     CHECK(nccl_nvls_tree_chunk_bytes(256 * KiB - 1, 4, 10) == 32 * KiB);
 }
 
-TEST_CASE("the NVLS-tree network fill: one loop per hop, up and down the tree") {
+TEST_CASE("the NVLS-tree network fill: one loop per hop, up at the up rate and down at the steady one") {
     // 10 nodes, 16 channels, 8 heads, 32 MiB: 2 MiB per channel, 64 KiB chunks,
-    // a loop of 16 x 8 x 64 KiB = 8 MiB; depth 4: 8 hops x 8388608 B / 182.2 GB/s
-    // = 368325.3 ns.
-    CHECK(nccl_nvls_tree_network_fill_ns(32.0 * 1024 * 1024, 10, 16, 8, 182.2) ==
-          doctest::Approx(368325.3).epsilon(1e-6));
+    // a loop of 16 x 8 x 64 KiB = 8 MiB; depth 4: 4 hops up x 8388608 B / 272
+    // GB/s = 123361.9 ns and 4 down x 8388608 / 182.2 = 184162.7 ns: 307524.6 ns.
+    CHECK(nccl_nvls_tree_network_fill_ns(32.0 * 1024 * 1024, 10, 16, 8, 272.0, 182.2) ==
+          doctest::Approx(307524.6).epsilon(1e-6));
     // The same at 1 GiB: the loop is still 8 MiB, the fill the same.
-    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024 * 1024, 10, 16, 8, 182.2) ==
-          doctest::Approx(368325.3).epsilon(1e-6));
-    // 2 nodes, 1 GiB: 128 KiB chunks, a 16 MiB loop, depth 1: 2 x 16777216 / 272
-    // = 123361.9 ns.
-    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024 * 1024, 2, 16, 8, 272.0) ==
+    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024 * 1024, 10, 16, 8, 272.0, 182.2) ==
+          doctest::Approx(307524.6).epsilon(1e-6));
+    // 2 nodes, 1 GiB: 128 KiB chunks, a 16 MiB loop, depth 1, both ways at 272:
+    // 2 x 16777216 / 272 = 123361.9 ns.
+    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024 * 1024, 2, 16, 8, 272.0, 272.0) ==
           doctest::Approx(123361.9).epsilon(1e-6));
     // A message smaller than one loop fills with itself: 1 MiB on 16 nodes
-    // (64 KiB per channel, 32 KiB chunks, 4 MiB loop): 8 x 1048576 / 100 =
-    // 83886.1 ns.
-    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024, 16, 16, 8, 100.0) ==
-          doctest::Approx(83886.08).epsilon(1e-6));
+    // (64 KiB per channel, 32 KiB chunks, 4 MiB loop), depth 4: 4 x 1048576 /
+    // 200 + 4 x 1048576 / 100 = 20971.5 + 41943.0 = 62914.6 ns.
+    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024, 16, 16, 8, 200.0, 100.0) ==
+          doctest::Approx(62914.56).epsilon(1e-6));
     // One node: no tree.
-    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024, 1, 16, 8, 100.0) == 0.0);
+    CHECK(nccl_nvls_tree_network_fill_ns(1024.0 * 1024, 1, 16, 8, 100.0, 100.0) == 0.0);
 }

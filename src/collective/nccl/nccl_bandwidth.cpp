@@ -191,6 +191,13 @@ double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, cons
                               per_direction);
 }
 
+double nccl_nvls_tree_heads_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params) {
+    const double heads = std::max(1, rates.topology.nvls.channels);
+    const double n = static_cast<double>(shape.ranks);
+    const double figure = params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
+    return heads * figure * n / (2.0 * (n - 1.0));
+}
+
 double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params) {
     // PAT runs with one GPU per node only: its steps' network latency is in
     // nccl_pat_latency_ns, so the NIC streams at its payload rate.

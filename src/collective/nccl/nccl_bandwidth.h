@@ -51,7 +51,8 @@
 // GPUs, heads' NICs / 2); every head runs every NVLS channel, so each NIC
 // carries all of them, each sending NCCL's NVLS-tree chunk at a time
 // (nccl_tree_pipeline.h; network rate of channels x heads over the NICs); on
-// the NICs carry it load times per direction (nccl_tree_network_load).
+// the NICs carry it load times per direction (nccl_tree_network_load). Its
+// stream is also bounded by NCCL's per-head figure (nccl_nvls_tree_heads_algbw).
 // PAT (one GPU per node): bus = NIC payload x pat-bandwidth-factor.
 // A small ring or tree runs on fewer channels and threads (nccl_launch.h): its
 // NVLink side moves the launched lanes' share of the rate, its network side
@@ -108,6 +109,11 @@ double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRa
 /// (nccl_nvls_tree_chunk_bytes).
 double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                             double chunk_bytes);
+
+/// NCCL's per-head figure as the bound of an NVLS-tree all-reduce's
+/// streaming (algorithm bandwidth): heads x perChMaxNVLSTreeBws[bucket] x
+/// n / (2 (n - 1)).
+double nccl_nvls_tree_heads_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params);
 
 double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params);
 

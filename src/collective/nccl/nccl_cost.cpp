@@ -66,9 +66,13 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             // NVLS all-reduce rate of the node's G GPUs.
             const double g = static_cast<double>(shape.gpus_per_node);
             const double node_nvls = params.nvls_efficiency * rates.nvlink_gbps * g / (g + 1.0);
+            // The first loop climbs the tree with the NICs to itself (no tree
+            // load), at most at the node's NVLS rate (nccl_tree_pipeline.h).
+            const double up = std::min(node_nvls, nccl_network_rate(rates.topology, params, cost.channels * heads,
+                                                                    chunk, NcclProtocol::Simple));
             cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (node_nvls / cost.channels) +
-                           nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, algbw);
-            cost.bandwidth_ns = size / algbw;
+                           nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, up, algbw);
+            cost.bandwidth_ns = size / std::min(algbw, nccl_nvls_tree_heads_algbw(shape, rates, params));
             break;
         }
         case NcclAlgorithm::Pat: {

@@ -9,11 +9,13 @@
 //   tree:      latency + S / tree algbw
 //   nvls:      latency + fill + S / nvls algbw,
 //              fill = min(S / channels, nvls-pipeline-bytes) / (algbw / channels)
-//   nvls-tree: latency + fill + S / nvls-tree algbw,
+//   nvls-tree: latency + fill + S / min(nvls-tree algbw, heads' algbw),
 //              fill = min(S / channels, nvls-pipeline-bytes) / (node NVLS algbw / channels)
 //                     (the NVLS pipeline inside each node, as on one node)
-//                   + 2 depth(N) x min(S, channels x heads x chunk) / nvls-tree algbw
-//                     (one loop per tree hop, up and down: nccl_tree_pipeline.h)
+//                   + depth(N) x min(S, channels x heads x chunk) / up
+//                   + depth(N) x min(S, channels x heads x chunk) / nvls-tree algbw
+//                     (one loop per tree hop, up with the NICs to itself, down
+//                     beside the later loops: nccl_tree_pipeline.h)
 //   pat:       latency + S (n-1)/n / pat bus
 // (channels: nccl_topology.h; nothing is added per node count). A ring or a
 // tree of few bytes runs on the channels and threads NCCL launches for its

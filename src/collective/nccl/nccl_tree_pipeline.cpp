@@ -40,13 +40,14 @@ double nccl_nvls_tree_chunk_bytes(double channel_bytes, int heads, std::int64_t 
     return chunk;
 }
 
-double nccl_nvls_tree_network_fill_ns(double bytes, std::int64_t nodes, int channels, int heads,
+double nccl_nvls_tree_network_fill_ns(double bytes, std::int64_t nodes, int channels, int heads, double up_gbps,
                                       double algbw_gbps) {
-    if (nodes <= 1 || !(algbw_gbps > 0)) return 0;
+    if (nodes <= 1 || !(algbw_gbps > 0) || !(up_gbps > 0)) return 0;
     const double c = std::max(1, channels);
     const double h = std::max(1, heads);
-    const double loop = c * h * nccl_nvls_tree_chunk_bytes(bytes / c, heads, nodes);
-    return 2.0 * nccl_btree_depth(nodes) * std::min(bytes, loop) / algbw_gbps;
+    const double loop = std::min(bytes, c * h * nccl_nvls_tree_chunk_bytes(bytes / c, heads, nodes));
+    const double depth = nccl_btree_depth(nodes);
+    return depth * loop / up_gbps + depth * loop / algbw_gbps;
 }
 
 }  // namespace dtcalc

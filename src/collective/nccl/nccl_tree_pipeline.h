@@ -21,11 +21,16 @@
 // through NVLS, sends it up the tree through its NIC, and multicasts what comes
 // back down. Every head runs every channel, so one loop of all channels is
 // channels x h x chunk bytes. The first loop reaches the root after depth
-// network hops and returns after depth more, and each hop holds one loop, which
-// moves at the NVLS-tree algorithm bandwidth (the whole pipeline's rate):
-//   network fill = 2 depth(N) x min(S, channels x h x chunk) / algbw
-// e.g. 10 nodes, 16 channels, 8 heads, 64 KiB chunks, 182.2 GB/s:
-// 8 x 8388608 / 182.2 = 368.3 us.
+// network hops and returns after depth more, and each hop holds one loop. On
+// the way up nothing else crosses the NICs yet: a node sends only its own
+// climb, so a hop moves at the up rate (the NICs' rate for the channels x
+// heads sends, at most the node's NVLS rate; no tree load). On the way down
+// the later loops climb beside it, and a hop moves at the NVLS-tree algorithm
+// bandwidth, the NICs shared as in the steady state (nccl_tree_network_load):
+//   network fill = depth(N) x min(S, loop) / up + depth(N) x min(S, loop) / algbw
+// e.g. 10 nodes of 8, 16 channels, 8 heads, 64 KiB chunks (8 MiB a loop), up
+// at the NVLS rate 272 GB/s, down at 192.7: 4 x 8388608 / 272 + 4 x 8388608
+// / 192.7 = 123.4 + 174.1 = 297.5 us.
 #include <cstdint>
 
 namespace dtcalc {
@@ -38,8 +43,9 @@ int nccl_btree_depth(std::int64_t nodes);
 double nccl_nvls_tree_chunk_bytes(double channel_bytes, int heads, std::int64_t nodes);
 
 /// The network pipeline fill above, in ns: `bytes` the all-reduce's size,
-/// `algbw_gbps` the NVLS-tree algorithm bandwidth (GB/s = bytes/ns).
-double nccl_nvls_tree_network_fill_ns(double bytes, std::int64_t nodes, int channels, int heads,
+/// `up_gbps` the up rate, `algbw_gbps` the NVLS-tree algorithm bandwidth
+/// (GB/s = bytes/ns).
+double nccl_nvls_tree_network_fill_ns(double bytes, std::int64_t nodes, int channels, int heads, double up_gbps,
                                       double algbw_gbps);
 
 }  // namespace dtcalc
