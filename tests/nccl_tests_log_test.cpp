@@ -306,3 +306,16 @@ TEST_CASE("NCCL_DEBUG_SUBSYS=TUNING lines name NCCL's own choice per size; valid
     CHECK(r.out.find("NCCL's log names its choice at 1 size(s): dtcalc makes the same at 1 (1 on as many channels)") !=
           std::string::npos);
 }
+
+TEST_CASE("a run where one thread drove several GPUs says how many (nGpus, nccl-tests -g)") {
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    // One process per GPU: nGpus 1.
+    CHECK(parse_nccl_tests_log(header("all_reduce_perf", 4) + row + kFooter, "x.log")[0].gpus_per_thread == 1);
+    // One thread driving the 4 GPUs: nGpus 4 on the header line.
+    std::string one_thread = header("all_reduce_perf", 4) + row + kFooter;
+    const std::string from = "# nThread 1 nGpus 1 ";
+    one_thread.replace(one_thread.find(from), from.size(), "# nThread 1 nGpus 4 ");
+    const auto rows = parse_nccl_tests_log(one_thread, "x.log");
+    CHECK(rows[0].gpus_per_thread == 4);
+    CHECK(rows[0].gpus_per_node == 4);
+}

@@ -6,7 +6,10 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -75,6 +78,13 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
 
     MeasuredInputs inputs = read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path);
+    std::vector<std::string> notes;
+    std::set<std::string> noted;
+    for (const NcclMeasurement& row : inputs.collectives)
+        if (row.gpus_per_thread > 1 && noted.insert(row.where.file).second)
+            notes.push_back(row.where.file + ": " + nccl_thread_launch_note(row.gpus_per_thread) +
+                            "; fit on a run with one process per GPU (mpirun -np G ... -g 1), or leave its rows below 1 MiB out");
+    const WarningsAtEnd say_notes(std::move(notes), "note");
     CalibrationData rows{std::move(inputs.collectives), std::move(inputs.training)};
     CalibrationOptions calibration;
     calibration.preset_dirs = preset_dirs;

@@ -1,5 +1,7 @@
 #include "validate/nccl_measurement.h"
 
+#include <fmt/format.h>
+
 #include "collective/backend.h"
 #include "network/cluster_shape.h"
 
@@ -18,6 +20,16 @@ StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& 
     note("NCCL_ALGO", algo, algo_at);
     note("NCCL_PROTO", proto, proto_at);
     return out;
+}
+
+std::string nccl_thread_launch_note(int gpus_per_thread) {
+    // Public 8-GPU H100 and A100 sweeps run with -g 8 (one thread) take 17-20
+    // us more at 8 B than dtcalc's NCCL latency, and than the same node run as
+    // 8 processes (validation/nccl/SOURCE.md).
+    return fmt::format("nccl-tests drove {0} GPUs from one thread (nGpus {0}): its times below ~1 MiB include {0} "
+                       "kernel launches one after another (public 8-GPU runs: 17-20 us more at 8 B than one process "
+                       "per GPU), which dtcalc does not predict",
+                       gpus_per_thread);
 }
 
 std::string nccl_group_name(const NcclMeasurement& row) {

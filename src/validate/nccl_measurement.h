@@ -33,6 +33,10 @@ struct NcclMeasurement {
     /// ("tree/LL128"), and on how many channels; empty and 0 otherwise.
     std::string nccl_ran;
     int nccl_ran_channels = 0;
+    /// GPUs one thread of nccl-tests drove (its header's nGpus, -g); 1 with a
+    /// process per GPU and for dataset CSVs. One thread launches its GPUs'
+    /// kernels in turn, which small sizes show and dtcalc does not predict.
+    int gpus_per_thread = 1;
 
     int gpus() const { return nodes * gpus_per_node; }
 };
@@ -47,6 +51,10 @@ struct StatedNcclForce {
 };
 StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
                                   const InputLocation& proto_at);
+
+/// What a run where one thread drove `gpus_per_thread` GPUs (> 1) adds to
+/// its small sizes, for a note beside its rows.
+std::string nccl_thread_launch_note(int gpus_per_thread);
 
 /// "all-reduce/8gpu/1node": the group `validate` and `calibrate` summarise by
 /// (collective x total GPUs x nodes).

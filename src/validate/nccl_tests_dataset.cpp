@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,6 +68,15 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
         }
         out.cases.push_back(std::move(c));
     }
+    // Runs where one thread drove several GPUs (nccl-tests -g G): say so.
+    std::map<std::string, int> driven;
+    for (const NcclMeasurement& row : rows) {
+        if (row.gpus_per_thread <= 1) continue;
+        int& most = driven[nccl_group_name(row)];
+        most = std::max(most, row.gpus_per_thread);
+    }
+    for (const auto& [group, g] : driven)
+        out.group_notes.emplace_back(group, nccl_thread_launch_note(g));
     for (const auto& [group, g] : choices)
         out.group_notes.emplace_back(
             group, fmt::format("NCCL's log names its choice at {} size(s): dtcalc makes the same at {} ({} on as many "

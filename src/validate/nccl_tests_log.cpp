@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 
 #include "config/config_readers.h"
@@ -108,6 +109,7 @@ struct EnvSettings {
 
 struct Run {
     int header_line = 0;  // the "# nThread" line
+    int gpus_per_thread = 1;  // its nGpus: nccl-tests' -g
     EnvSettings env;
     std::vector<NcclTuningLine> tuning;  // NCCL's choice, the first line of each size
     std::string program;
@@ -313,6 +315,7 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
         m.source = path + ":" + std::to_string(row.line);
         m.force = stated.force;
         m.force_origin = stated.origin;
+        m.gpus_per_thread = run.gpus_per_thread;
         if (const NcclTuningLine* t = ran(row.bytes)) {
             m.nccl_ran = t->choice;
             m.nccl_ran_channels = t->channels;
@@ -410,6 +413,11 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             if (run) finish_run(*run, path, shape, out);
             run.emplace();
             run->header_line = line_number;
+            if (tokens.size() >= 5 && tokens[3] == "nGpus") {
+                int g = 0;
+                const auto [end, ec] = std::from_chars(tokens[4].data(), tokens[4].data() + tokens[4].size(), g);
+                if (ec == std::errc() && end == tokens[4].data() + tokens[4].size() && g >= 1) run->gpus_per_thread = g;
+            }
             run->env = std::move(pending);
             pending = {};
             run_done = false;
