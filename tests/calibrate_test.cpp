@@ -389,3 +389,33 @@ TEST_CASE("dtcalc calibrate: the report, and bad input exits 2") {
          "send-recv/2gpu/2node)"},
     });
 }
+
+TEST_CASE("a log where one thread drove several GPUs gets a note from calibrate and validate") {
+    using dtcalc::testing::run_dtcalc;
+    // nccl-tests -g 2 in one process: the header says nGpus 2; two ranks on one host.
+    std::string log =
+        "# Collective test starting: all_reduce_perf\n"
+        "# nThread 1 nGpus 2 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+        "validation: 1 graph: 0\n#\n# Using devices\n"
+        "#  Rank  0 Group  0 Pid  1234 on     hostA device  0 [0000:1b:00] NVIDIA H100 80GB HBM3\n"
+        "#  Rank  1 Group  0 Pid  1234 on     hostA device  1 [0000:43:00] NVIDIA H100 80GB HBM3\n#\n"
+        "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   "
+        "busbw  #wrong\n"
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  "
+        "(GB/s)\n";
+    for (const char* row : {"           8             2     float     sum      -1    20.10    0.00    0.00       0    "
+                            "20.10    0.00    0.00       0\n",
+                            "     1048576        262144     float     sum      -1    30.50   34.38   34.38       0    "
+                            "30.50   34.38   34.38       0\n"})
+        log += row;
+    log += "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 17.2\n#\n";
+    const std::string path = dtcalc::testing::write_temp_file("calibrate/g2/all_reduce_perf.log", log);
+    const std::string note = "nccl-tests drove 2 GPUs from one thread (nGpus 2): its times below ~1 MiB include 2 "
+                             "kernel launches one after another";
+    const auto calibrated = run_dtcalc("calibrate --preset h100-ib-ndr400 " + path + " --no-leave-one-out");
+    CHECK(calibrated.exit_code == 0);
+    CHECK(calibrated.out.find("dtcalc: note: " + path + ": " + note) != std::string::npos);
+    const auto validated = run_dtcalc("validate --dataset " + path + " --preset h100-ib-ndr400");
+    CHECK(validated.exit_code == 0);
+    CHECK(validated.out.find(note) != std::string::npos);
+}

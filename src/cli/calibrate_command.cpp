@@ -78,12 +78,24 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
 
     MeasuredInputs inputs = read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path);
+    // Runs where one thread drove several GPUs: one note, naming the first file.
+    std::set<std::string> driven_files;
+    const NcclMeasurement* first_driven = nullptr;
+    for (const NcclMeasurement& row : inputs.collectives) {
+        if (row.gpus_per_thread <= 1) continue;
+        if (!first_driven) first_driven = &row;
+        driven_files.insert(row.where.file);
+    }
     std::vector<std::string> notes;
-    std::set<std::string> noted;
-    for (const NcclMeasurement& row : inputs.collectives)
-        if (row.gpus_per_thread > 1 && noted.insert(row.where.file).second)
-            notes.push_back(row.where.file + ": " + nccl_thread_launch_note(row.gpus_per_thread) +
-                            "; fit on a run with one process per GPU (mpirun -np G ... -g 1), or leave its rows below 1 MiB out");
+    if (first_driven)
+        notes.push_back(
+            first_driven->where.file +
+            (driven_files.size() > 1 ? fmt::format(" (and {} other file{})", driven_files.size() - 1,
+                                                   driven_files.size() > 2 ? "s" : "")
+                                     : "") +
+            ": " +
+            nccl_thread_launch_note(first_driven->gpus_per_thread) +
+            "; fit on runs with one process per GPU (mpirun -np G ... -g 1), or leave their rows below 1 MiB out");
     const WarningsAtEnd say_notes(std::move(notes), "note");
     CalibrationData rows{std::move(inputs.collectives), std::move(inputs.training)};
     CalibrationOptions calibration;
