@@ -23,9 +23,7 @@ constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 // fewer channels than NICs drives only as many NICs.
 double node_network(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                     double message_bytes, NcclProtocol protocol, double channels) {
-    if (shape.gpus_per_node == 1)
-        return nccl_channels_over_nics(rates.topology, params, channels,
-                                       rates.topology.nic_gbps * params.network_p2p_efficiency);
+    if (shape.gpus_per_node == 1) return nccl_channels_over_nics(rates.topology, params, channels, rates.nic_payload_gbps);
     return nccl_network_rate(rates.topology, params, channels, message_bytes, protocol);
 }
 
@@ -92,7 +90,6 @@ NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, cons
     }
     NcclRingRate out;
     out.bus_gbps = bus;
-    out.channels = rates.topology.channels;
     return out;
 }
 
@@ -100,7 +97,6 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, double graph_channels, const Nc
                                const NcclParameters& params, NcclProtocol protocol) {
     NcclRingRate out;
     out.bus_gbps = link_gbps;
-    out.channels = static_cast<int>(graph_channels);
     switch (protocol) {
         case NcclProtocol::LL:
             out.bus_gbps = std::min(out.bus_gbps * params.ll_bandwidth_factor,
@@ -174,28 +170,30 @@ double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRa
     return n > 1 ? rate * n / (n - 1.0) : rate;
 }
 
-double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            double chunk_bytes) {
+NcclNvlsTreeRates nccl_nvls_tree_rates(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                                       double chunk_bytes) {
+    NcclNvlsTreeRates out;
     const double gpus = static_cast<double>(shape.gpus_per_node);
-    const double nvls = params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0);
+    out.node_nvls = params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0);
     const int channels = rates.topology.nvls_channels > 0 ? rates.topology.nvls_channels : rates.topology.channels;
     // Every head runs every NVLS channel (src/device/all_reduce.h: each channel's
     // loop holds one chunk per head), so each NIC carries all the channels, each
     // sending one chunk at a time.
     const int heads = std::max(1, rates.topology.nvls.channels);
+    const double network =
+        nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes, NcclProtocol::Simple);
+    // The first loop climbs the tree with the NICs to itself (nccl_tree_pipeline.h).
+    out.up = std::min(out.node_nvls, network);
     // NCCL's double binary tree over the nodes: each NIC direction carries the
     // data nccl_tree_network_load() times (once on two nodes, twice from four on).
-    const double per_direction = nccl_tree_network_load(shape.nodes);
-    return std::min(nvls, nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes,
-                                            NcclProtocol::Simple) /
-                              per_direction);
-}
-
-double nccl_nvls_tree_heads_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params) {
-    const double heads = std::max(1, rates.topology.nvls.channels);
+    out.steady = std::min(out.node_nvls, network / nccl_tree_network_load(shape.nodes));
+    // NCCL's per-head figure (perChMaxNVLSTreeBws, bus bandwidth per NVLS head)
+    // bounds the heads' kernels: heads x figure x n / (2 (n - 1)) of algorithm
+    // bandwidth.
     const double n = static_cast<double>(shape.ranks);
     const double figure = params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
-    return heads * figure * n / (2.0 * (n - 1.0));
+    out.stream = std::min(out.steady, heads * figure * n / (2.0 * (n - 1.0)));
+    return out;
 }
 
 double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params) {

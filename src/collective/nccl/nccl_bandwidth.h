@@ -52,7 +52,7 @@
 // carries all of them, each sending NCCL's NVLS-tree chunk at a time
 // (nccl_tree_pipeline.h; network rate of channels x heads over the NICs); on
 // the NICs carry it load times per direction (nccl_tree_network_load). Its
-// stream is also bounded by NCCL's per-head figure (nccl_nvls_tree_heads_algbw).
+// stream is also bounded by NCCL's per-head figure (nccl_nvls_tree_rates).
 // PAT (one GPU per node): bus = NIC payload x pat-bandwidth-factor.
 // A small ring or tree runs on fewer channels and threads (nccl_launch.h): its
 // NVLink side moves the launched lanes' share of the rate, its network side
@@ -69,7 +69,6 @@ namespace dtcalc {
 
 struct NcclRingRate {
     double bus_gbps = 0;
-    int channels = 1;
 };
 
 /// `message_bytes`: what one launched channel sends per step
@@ -105,15 +104,17 @@ double nccl_tree_algbw_on(double link_gbps, double graph_channels, const NcclSha
 double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
                        const NcclParameters& params);
 
-/// `chunk_bytes`: what each channel sends through a NIC at a time
-/// (nccl_nvls_tree_chunk_bytes).
-double nccl_nvls_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                            double chunk_bytes);
-
-/// NCCL's per-head figure as the bound of an NVLS-tree all-reduce's
-/// streaming (algorithm bandwidth): heads x perChMaxNVLSTreeBws[bucket] x
-/// n / (2 (n - 1)).
-double nccl_nvls_tree_heads_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params);
+/// The rates of an NVLS-tree all-reduce (algorithm bandwidths, GB/s), for
+/// NVLS-tree chunks of `chunk_bytes` (nccl_nvls_tree_chunk_bytes), each
+/// channel sending one chunk at a time through a NIC.
+struct NcclNvlsTreeRates {
+    double node_nvls = 0;  ///< NVLS all-reduce inside a node of G GPUs
+    double up = 0;         ///< the first loop's climb: min(node NVLS, the NICs)
+    double steady = 0;     ///< min(node NVLS, the NICs / tree load): the fill's way down
+    double stream = 0;     ///< what the data streams at: steady, at most NCCL's per-head figure
+};
+NcclNvlsTreeRates nccl_nvls_tree_rates(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                                       double chunk_bytes);
 
 double nccl_pat_bus_gbps(const NcclRates& rates, const NcclParameters& params);
 

@@ -61,18 +61,16 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             cost.latency_ns = nccl_nvls_tree_latency_ns(shape, params);
             const int heads = std::max(1, rates.topology.nvls.channels);
             const double chunk = nccl_nvls_tree_chunk_bytes(cost.bytes_per_step, heads, shape.nodes);
-            const double algbw = nccl_nvls_tree_algbw(shape, rates, params, chunk);
+            const NcclNvlsTreeRates nvls_tree = nccl_nvls_tree_rates(shape, rates, params, chunk);
             // Inside each node the NVLS pipeline fills as on one node, at the
-            // NVLS all-reduce rate of the node's G GPUs.
-            const double g = static_cast<double>(shape.gpus_per_node);
-            const double node_nvls = params.nvls_efficiency * rates.nvlink_gbps * g / (g + 1.0);
-            // The first loop climbs the tree with the NICs to itself (no tree
-            // load), at most at the node's NVLS rate (nccl_tree_pipeline.h).
-            const double up = std::min(node_nvls, nccl_network_rate(rates.topology, params, cost.channels * heads,
-                                                                    chunk, NcclProtocol::Simple));
-            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (node_nvls / cost.channels) +
-                           nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, up, algbw);
-            cost.bandwidth_ns = size / std::min(algbw, nccl_nvls_tree_heads_algbw(shape, rates, params));
+            // NVLS all-reduce rate of the node's G GPUs; the tree's first loop
+            // climbs at the up rate and comes down at the steady one
+            // (nccl_tree_pipeline.h).
+            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) /
+                               (nvls_tree.node_nvls / cost.channels) +
+                           nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, nvls_tree.up,
+                                                          nvls_tree.steady);
+            cost.bandwidth_ns = size / nvls_tree.stream;
             break;
         }
         case NcclAlgorithm::Pat: {

@@ -9,11 +9,12 @@
 //   tree:      latency + S / tree algbw
 //   nvls:      latency + fill + S / nvls algbw,
 //              fill = min(S / channels, nvls-pipeline-bytes) / (algbw / channels)
-//   nvls-tree: latency + fill + S / min(nvls-tree algbw, heads' algbw),
+//   nvls-tree: latency + fill + S / stream (nccl_nvls_tree_rates: the steady rate,
+//              at most NCCL's per-head figure),
 //              fill = min(S / channels, nvls-pipeline-bytes) / (node NVLS algbw / channels)
 //                     (the NVLS pipeline inside each node, as on one node)
 //                   + depth(N) x min(S, channels x heads x chunk) / up
-//                   + depth(N) x min(S, channels x heads x chunk) / nvls-tree algbw
+//                   + depth(N) x min(S, channels x heads x chunk) / steady
 //                     (one loop per tree hop, up with the NICs to itself, down
 //                     beside the later loops: nccl_tree_pipeline.h)
 //   pat:       latency + S (n-1)/n / pat bus

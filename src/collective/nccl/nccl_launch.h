@@ -30,7 +30,7 @@ namespace dtcalc {
 
 struct NcclLaunch {
     double channels = 1;       ///< launched channels, continuous, in [1, the communicator's]
-    int nccl_channels = 1;     ///< NCCL's integer count (nMaxChannels), as reported
+    int nccl_channels = 1;     ///< NCCL's own integer count (nMaxChannels), which the continuous one follows
     double thread_share = 1;   ///< launched threads per channel / the protocol's most, in (0, 1]
     double channel_share = 1;  ///< channels / the communicator's, in (0, 1]
     /// The share of the kernels' lanes that run: what scales the rate the
