@@ -318,4 +318,10 @@ TEST_CASE("a run where one thread drove several GPUs says how many (nGpus, nccl-
     const auto rows = parse_nccl_tests_log(one_thread, "x.log");
     CHECK(rows[0].gpus_per_thread == 4);
     CHECK(rows[0].gpus_per_node == 4);
+    // A count that is not a whole number: an error at the header line (line 3,
+    // after the version and start lines).
+    std::string bad = header("all_reduce_perf", 4) + row + kFooter;
+    bad.replace(bad.find(from), from.size(), "# nThread 1 nGpus x4 ");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(bad, "x.log"),
+                      "x.log:3: expected a whole number of GPUs of at least 1 after 'nGpus', got 'x4'");
 }

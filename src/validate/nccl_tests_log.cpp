@@ -416,7 +416,11 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             if (tokens.size() >= 5 && tokens[3] == "nGpus") {
                 int g = 0;
                 const auto [end, ec] = std::from_chars(tokens[4].data(), tokens[4].data() + tokens[4].size(), g);
-                if (ec == std::errc() && end == tokens[4].data() + tokens[4].size() && g >= 1) run->gpus_per_thread = g;
+                if (ec != std::errc() || end != tokens[4].data() + tokens[4].size() || g < 1)
+                    fail(path, line_number,
+                         "expected a whole number of GPUs of at least 1 after 'nGpus', got '" + std::string(tokens[4]) +
+                             "'");
+                run->gpus_per_thread = g;
             }
             run->env = std::move(pending);
             pending = {};
