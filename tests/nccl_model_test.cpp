@@ -245,23 +245,25 @@ TEST_CASE("predicted times from the derived channels and rates") {
     // 131072 / (131072/49.15 + 14000 ns) = 8.1 GB/s x 16 = 130 > 49.15, so the 8
     // NICs move 393.2 GB/s, once per direction on two nodes; NVLS inside the
     // node, 0.85 x 360 x 8/9 = 272 GB/s, is below that, and NCCL's per-head
-    // figure below both: 8 heads x 57.7 (two nodes) x 16/30 = 246.19 GB/s, so
-    // 17179869184 / 246.19 = 69783913.9 ns. Latency 25 + 2 x 1 x 20.9 = 66.8 us.
-    // Fill: NVLS inside the node 712900 / (272/16) = 41935.3 ns; the tree
-    // (depth 1) one 16 x 8 x 131072 B loop up and one down, both at 272:
-    // 123361.9 ns. In all 70016.0 us (measured on such nodes with NCCL 2.26.2,
-    // nccl-tests#309: 68652 us).
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(70016.0112).epsilon(1e-7));
+    // figure below both: 8 heads x 57.7 (two nodes) x 16/30 = 246.1867 GB/s.
+    // Latency 25 + 2 x 1 x 20.9 = 66.8 us. Fill: NVLS inside the node 712900 /
+    // (272/16) = 41935.3 ns; the tree (depth 1) one 16 x 8 x 131072 B =
+    // 16777216 B loop up and one down, both at 272: 123361.9 ns; the loops
+    // after the first stream: (17179869184 - 16777216) / 246.1867 =
+    // 69715765.7 ns. In all 69947.86 us (measured on such nodes with NCCL
+    // 2.26.2, nccl-tests#309: 68652 us).
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(69947.863).epsilon(1e-7));
     // Ten nodes of 8, 32 MiB NVLS-tree all-reduce: 2 MiB per channel, 64 KiB
     // chunks (4 nodes and more): 65536 / (65536/49.15 + 14000 ns) x 16 = 68.4 >
     // 49.15, the NICs carry 8 x 49.15 = 393.2 GB/s, twice per direction: 196.6
-    // GB/s (below NVLS's 272); the heads' figure 8 x 45.5 x 80/158 = 184.30
-    // streams: 33554432 / 184.30 = 182059.1 ns. Latency 25 + 2 x 3 x 20.9 =
-    // 150.4 us; fill 712900 / 17 = 41935.3 ns inside the node, and through the
-    // tree (depth 4, 8 MiB loops) 4 x 8388608 / 272 = 123361.9 ns up (the NICs'
-    // 393.2 to the climb alone, NVLS binding) and 4 x 8388608 / 196.6 =
-    // 170673.6 ns down: 668431.2 ns (measured: 798.5 us).
-    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(668.4312).epsilon(1e-6));
+    // GB/s (below NVLS's 272); the heads' figure 8 x 45.5 x 80/158 = 184.3038
+    // streams. Latency 25 + 2 x 3 x 20.9 = 150.4 us; fill 712900 / 17 =
+    // 41935.3 ns inside the node, and through the tree (depth 4, 8 MiB loops)
+    // 4 x 8388608 / 272 = 123361.9 ns up (the NICs' 393.2 to the climb alone,
+    // NVLS binding) and 4 x 8388608 / 196.6 = 170673.6 ns down; the three
+    // loops after the first stream: (33554432 - 8388608) / 184.3038 =
+    // 136545.3 ns. In all 622916.1 ns (measured: 798.5 us).
+    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(622.9161).epsilon(1e-6));
     // Ten nodes: NCCL's nvls-tree, 8 x min(59.5, 48, 45.5) x 80/158 = 184.3 GB/s
     // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
     // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs

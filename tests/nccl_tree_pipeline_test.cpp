@@ -59,6 +59,21 @@ TEST_CASE("NCCL's NVLS-tree chunk per channel") {
     CHECK(nccl_nvls_tree_chunk_bytes(256 * KiB - 1, 4, 10) == 32 * KiB);
 }
 
+TEST_CASE("an NVLS-tree loop: channels x heads x chunk, at most the message") {
+    constexpr double MiB = 1024.0 * 1024;
+    // 10 nodes, 16 channels, 8 heads, 32 MiB: 2 MiB per channel, 64 KiB
+    // chunks: 16 x 8 x 64 KiB = 8 MiB.
+    CHECK(nccl_nvls_tree_loop_bytes(32 * MiB, 10, 16, 8) == 8 * MiB);
+    // 2 nodes, 1 GiB: 128 KiB chunks: 16 MiB.
+    CHECK(nccl_nvls_tree_loop_bytes(1024 * MiB, 2, 16, 8) == 16 * MiB);
+    // 2 nodes, 4 MiB: 256 KiB per channel, under 4 x 8 x 128 KiB = 4 MiB
+    // (64 KiB chunks) and under 8 x 64 KiB = 512 KiB (32 KiB chunks):
+    // 16 x 8 x 32 KiB = 4 MiB, the whole message.
+    CHECK(nccl_nvls_tree_loop_bytes(4 * MiB, 2, 16, 8) == 4 * MiB);
+    // 1 MiB on 16 nodes: a 4 MiB loop of 32 KiB chunks, cut to the message.
+    CHECK(nccl_nvls_tree_loop_bytes(1 * MiB, 16, 16, 8) == 1 * MiB);
+}
+
 TEST_CASE("the NVLS-tree network fill: one loop per hop, up at the up rate and down at the steady one") {
     // 10 nodes, 16 channels, 8 heads, 32 MiB: 2 MiB per channel, 64 KiB chunks,
     // a loop of 16 x 8 x 64 KiB = 8 MiB; depth 4: 4 hops up x 8388608 B / 272

@@ -64,13 +64,14 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             const NcclNvlsTreeRates nvls_tree = nccl_nvls_tree_rates(shape, rates, params, chunk);
             // Inside each node the NVLS pipeline fills as on one node, at the
             // NVLS all-reduce rate of the node's G GPUs; the tree's first loop
-            // climbs at the up rate and comes down at the steady one
-            // (nccl_tree_pipeline.h).
+            // climbs at the up rate and comes down at the steady one, and the
+            // loops after it stream (nccl_tree_pipeline.h).
             cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) /
                                (nvls_tree.node_nvls / cost.channels) +
                            nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, nvls_tree.up,
                                                           nvls_tree.steady);
-            cost.bandwidth_ns = size / nvls_tree.stream;
+            const double loop = nccl_nvls_tree_loop_bytes(size, shape.nodes, cost.channels, heads);
+            cost.bandwidth_ns = (size - loop) / nvls_tree.stream;
             break;
         }
         case NcclAlgorithm::Pat: {

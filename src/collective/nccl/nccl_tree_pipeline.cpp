@@ -40,12 +40,16 @@ double nccl_nvls_tree_chunk_bytes(double channel_bytes, int heads, std::int64_t 
     return chunk;
 }
 
+double nccl_nvls_tree_loop_bytes(double bytes, std::int64_t nodes, int channels, int heads) {
+    const double c = std::max(1, channels);
+    const double h = std::max(1, heads);
+    return std::min(bytes, c * h * nccl_nvls_tree_chunk_bytes(bytes / c, heads, nodes));
+}
+
 double nccl_nvls_tree_network_fill_ns(double bytes, std::int64_t nodes, int channels, int heads, double up_gbps,
                                       double algbw_gbps) {
     if (nodes <= 1 || !(algbw_gbps > 0) || !(up_gbps > 0)) return 0;
-    const double c = std::max(1, channels);
-    const double h = std::max(1, heads);
-    const double loop = std::min(bytes, c * h * nccl_nvls_tree_chunk_bytes(bytes / c, heads, nodes));
+    const double loop = nccl_nvls_tree_loop_bytes(bytes, nodes, channels, heads);
     const double depth = nccl_btree_depth(nodes);
     return depth * loop / up_gbps + depth * loop / algbw_gbps;
 }

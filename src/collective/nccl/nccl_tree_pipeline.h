@@ -31,6 +31,10 @@
 // e.g. 10 nodes of 8, 16 channels, 8 heads, 64 KiB chunks (8 MiB a loop), up
 // at the NVLS rate 272 GB/s, down at 192.7: 4 x 8388608 / 272 + 4 x 8388608
 // / 192.7 = 123.4 + 174.1 = 297.5 us.
+// The fill carries the first loop the whole way; the loops after it follow
+// one behind the other at the streaming rate, so an all-reduce of S bytes
+// takes fill + (S - min(S, loop)) / stream (a pipeline of k stages and L
+// loops takes k + L - 1 stage times, not k + L).
 #include <cstdint>
 
 namespace dtcalc {
@@ -41,6 +45,10 @@ int nccl_btree_depth(std::int64_t nodes);
 /// NCCL's NVLS-tree chunk for a channel carrying `channel_bytes`, with
 /// `heads` NVLS heads per node, on `nodes` nodes.
 double nccl_nvls_tree_chunk_bytes(double channel_bytes, int heads, std::int64_t nodes);
+
+/// Bytes of one NVLS-tree loop of every channel (channels x heads x chunk),
+/// at most the all-reduce's `bytes`.
+double nccl_nvls_tree_loop_bytes(double bytes, std::int64_t nodes, int channels, int heads);
 
 /// The network pipeline fill above, in ns: `bytes` the all-reduce's size,
 /// `up_gbps` the up rate, `algbw_gbps` the NVLS-tree algorithm bandwidth
