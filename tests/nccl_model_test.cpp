@@ -14,6 +14,7 @@
 
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_bandwidth.h"
+#include "collective/nccl/nccl_latency.h"
 #include "collective/nccl/nccl_model.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
@@ -231,15 +232,17 @@ TEST_CASE("predicted times from the derived channels and rates") {
     // Ten nodes, 16 GiB ring all-gather: 16 channels on 8 NICs, two per NIC.
     // Each channel moves m = 16 GiB / (80 x 16) = 13421772.8 B per ring step in
     // 2 MiB chunks of two slices: 6 full chunks and 838860.8 B (> 32 KiB, two
-    // slices), 14 sends. 13421772.8 / 22.34 + 14 x 4010 = 656935.56 ns:
-    // 20.43088 GB/s per channel, 40.8618 per NIC (below 49.15), 326.894 GB/s per
-    // node. Latency 8.4 + 70 x max(3.4, 3 x 1.0) + 9 x 14 = 372.4 us; fill 524288
-    // / (326.894/16) = 25661.6 ns; 17179869184 x 79/80 / 326.894 = 51897909.1 ns
-    // (measured 52314.1 us).
+    // slices), 14 sends. 13421772.8 / 22.43 + 14 x 4550 = 662084.88 ns:
+    // 20.27198 GB/s per channel, 40.54396 per NIC (below 49.15), 324.3517 GB/s
+    // per node. Latency 8.4 + 70 x max(3.4, 3 x 1.0) = 246.4 us: each of the 9
+    // network steps' 14 us is hidden behind the step's data after its first 1
+    // MiB send, (13421772.8 - 1048576) / (324.3517/16) = 610359.5 ns. Fill
+    // 524288 / (324.3517/16) = 25862.7 ns; 17179869184 x 79/80 / 324.3517 =
+    // 52304705.3 ns. In all 52576.97 us (measured 52314.1 us).
     const Run ag10 = run(ib, CollectiveKind::AllGather, 16 * GiB, 10, 8);
     CHECK(ag10.nics == 8);
     CHECK(ag10.channels == 16);
-    CHECK(ag10.us == doctest::Approx(52295.9707).epsilon(1e-7));
+    CHECK(ag10.us == doctest::Approx(52576.968).epsilon(1e-7));
     // Two nodes of 8, 16 GiB NVLS-tree all-reduce: every head runs all 16 NVLS
     // channels, so each NIC carries 16, each sending 128 KiB chunks:
     // 131072 / (131072/49.15 + 14000 ns) = 8.1 GB/s x 16 = 130 > 49.15, so the 8
@@ -268,12 +271,14 @@ TEST_CASE("predicted times from the derived channels and rates") {
     // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
     // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs
     // carry an NVLS tree's data twice per direction (196.6 GB/s) and a ring's at
-    // 326.894 bus (the same m as the all-gather above): 736.4 us + fill 25661.6
-    // ns + 17179869184 x 158/80 / 326.894 = 103795818.2 ns (measured 105854 us).
+    // 324.3517 bus (the same m as the all-gather above). As it runs, the ring's
+    // 18 network steps hide their latency as above: 8.4 + 140 x 3.4 = 484.4 us
+    // + fill 25862.7 ns + 17179869184 x 158/80 / 324.3517 = 104609410.6 ns:
+    // 105119.67 us (measured 105854 us).
     CHECK(run(ib, CollectiveKind::AllReduce, 2 * GiB, 10, 8).algorithm == "nvls-tree/Simple");
     const Run ring10 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 10, 8);
     CHECK(ring10.algorithm == "ring/Simple");
-    CHECK(ring10.us == doctest::Approx(104557.8800).epsilon(1e-7));
+    CHECK(ring10.us == doctest::Approx(105119.673).epsilon(1e-7));
     // One GPU on each of 8 nodes, 1 MiB PAT all-gather: latency 8 + log2(8) x
     // 14/3.5 + 8 x 2.8 = 42.4 us already holds every step's network latency, so
     // the NIC streams at its payload, 49.15 x 0.75 = 36.8625 GB/s:
@@ -284,16 +289,20 @@ TEST_CASE("predicted times from the derived channels and rates") {
 TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, the NIC streams at its payload") {
     // tuning.cc (ncclTopoTuneModel): with ppn = 1 every ring step is an
     // inter-node step and costs the tree's network latency, "fully exposed"; a
-    // per-send cost in the bandwidth would charge each step a second time.
+    // per-send cost in the bandwidth would charge each step a second time. As
+    // a Simple ring runs, a step's later slices hide part of that latency.
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
-    // 4 nodes of 1, ring all-gather, Simple, 1 MiB: 8.4 + 3 x 14 = 50.4 us; 4
-    // channels on the one NIC (nccl_topology: 2 x 24, postset 4), bus
-    // min(360, 49.15) = 49.15 GB/s; fill: step 1 MiB / (4 x 4) = 65536 B over
-    // 49.15/4 GB/s = 5333.5 ns; 1048576 x 3/4 / 49.15 = 16000.7 ns.
+    // 4 nodes of 1, ring all-gather, Simple, 1 MiB: 4 channels on the one NIC
+    // (nccl_topology: 2 x 24, postset 4), bus min(360, 49.15) = 49.15 GB/s;
+    // each channel's step, 1 MiB / (4 x 4) = 65536 B, goes in two 32 KiB sends,
+    // and the second, 32768 / (49.15/4) = 2666.78 ns, hides that much of each
+    // network step's 14 us as the ring runs: 8.4 + 3 x 11.33322 = 42.39967 us
+    // (NCCL's model: 8.4 + 3 x 14 = 50.4); fill: 65536 B over 49.15/4 GB/s =
+    // 5333.55 ns; 1048576 x 3/4 / 49.15 = 16000.65 ns. In all 63.73388 us.
     const Run ring = run(ib, CollectiveKind::AllGather, MiB, 4, 1, NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::Simple));
     CHECK(ring.algorithm == "ring/Simple");
     CHECK(ring.channels == 4);
-    CHECK(ring.us == doctest::Approx(71.73420).epsilon(1e-6));
+    CHECK(ring.us == doctest::Approx(63.73388).epsilon(1e-6));
     // Tree all-reduce, Simple, 64 KiB: 8.4 + 2 x (0 x 4 + log2(4) x 14) = 64.4 us;
     // on four nodes a node's NIC carries 2S per direction, so the link is
     // 2 x 49.15 / 2 = 49.15 GB/s; bus min(49.15, 4 channels x 36.0) = 49.15,
@@ -387,11 +396,48 @@ TEST_CASE("a Simple ring channel sends NCCL's slices: two per 2 MiB chunk, one f
     CHECK(nccl_ring_network_sends(p, 2097152) == 2);          // one full chunk
     CHECK(nccl_ring_network_sends(p, 2097152 + 1000) == 3);   // and a 1000 B chunk: one slice
     CHECK(nccl_ring_network_sends(p, 3 * 2097152 + 40000) == 8);
-    // Rate: m / (m / 22.34 + sends x 4010 ns). m = 1 MiB: 1048576 / 22.34 =
-    // 46937.3 ns + 2 x 4010 = 54957.3 ns: 19.07988 GB/s. m = 16 KiB: 733.4 ns +
-    // 4010 ns = 4743.4 ns: 3.45407 GB/s.
-    CHECK(nccl_ring_network_channel_rate(p, 1048576) == doctest::Approx(19.079882).epsilon(1e-7));
-    CHECK(nccl_ring_network_channel_rate(p, 16384) == doctest::Approx(3.454068).epsilon(1e-6));
+    // Rate: m / (m / 22.43 + sends x 4550 ns). m = 1 MiB: 1048576 / 22.43 =
+    // 46748.8 ns + 2 x 4550 = 55848.8 ns: 18.77526 GB/s. m = 16 KiB: 730.5 ns +
+    // 4550 ns = 5280.5 ns: 3.10277 GB/s.
+    CHECK(nccl_ring_network_channel_rate(p, 1048576) == doctest::Approx(18.775258).epsilon(1e-7));
+    CHECK(nccl_ring_network_channel_rate(p, 16384) == doctest::Approx(3.102766).epsilon(1e-6));
+}
+
+TEST_CASE("a Simple ring step's later slices hide its network latency as it runs") {
+    const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
+    // First network send of a step (NCCL's slices, as above): a 1 MiB slice of
+    // a full 2 MiB chunk; half a smaller step, at least 32 KiB; a step of at
+    // most 32 KiB in one send.
+    CHECK(nccl_ring_first_send_bytes(p, 8.0 * 1048576) == 1048576);
+    CHECK(nccl_ring_first_send_bytes(p, 2097152) == 1048576);
+    CHECK(nccl_ring_first_send_bytes(p, 1048576) == 524288);
+    CHECK(nccl_ring_first_send_bytes(p, 40000) == 32768);
+    CHECK(nccl_ring_first_send_bytes(p, 20000) == 20000);
+    // Hidden: the rest of the step at the channel's rate. 8 MiB at 20 GB/s:
+    // (8388608 - 1048576) / 20 = 367001.6 ns; 1 MiB: 524288 / 20 = 26214.4 ns;
+    // a one-send step hides nothing; LL and LL128 hide nothing.
+    CHECK(nccl_ring_hidden_ns(p, NcclProtocol::Simple, 8.0 * 1048576, 20.0) == doctest::Approx(367001.6));
+    CHECK(nccl_ring_hidden_ns(p, NcclProtocol::Simple, 1048576, 20.0) == doctest::Approx(26214.4));
+    CHECK(nccl_ring_hidden_ns(p, NcclProtocol::Simple, 20000, 20.0) == 0.0);
+    CHECK(nccl_ring_hidden_ns(p, NcclProtocol::LL128, 8.0 * 1048576, 20.0) == 0.0);
+    CHECK(nccl_ring_hidden_ns(p, NcclProtocol::LL, 8.0 * 1048576, 20.0) == 0.0);
+    // The ring's latency as it runs, 2 nodes of 8, all-gather, Simple (NCCL's
+    // tables: base 8.4, NVLink step 3.4 (above the Intel host's 3 x 1 us proxy
+    // cost), network step 14; 15 steps, 1 across nodes): nothing hidden, NCCL's 8.4 + 14 x 3.4 + 14 = 70.0 us; 5 us
+    // hidden, 8.4 + 47.6 + 9 = 65.0 us; 20 us hidden, the network step is free
+    // and the NVLink steps stay: 56.0 us.
+    NcclShape two_nodes;
+    two_nodes.ranks = 16;
+    two_nodes.nodes = 2;
+    two_nodes.gpus_per_node = 8;
+    CHECK(nccl_ring_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple) ==
+          doctest::Approx(70000.0));
+    CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple, 0.0) ==
+          doctest::Approx(70000.0));
+    CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple, 5000.0) ==
+          doctest::Approx(65000.0));
+    CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple, 20000.0) ==
+          doctest::Approx(56000.0));
 }
 
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {

@@ -66,6 +66,21 @@ double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes) 
     return full_chunks * kRingSlicesPerChunk + last;
 }
 
+double nccl_ring_first_send_bytes(const NcclParameters& params, double rank_bytes) {
+    const double slice = params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps /
+                         kRingSlicesPerChunk;
+    const double bytes = std::max(1.0, rank_bytes);
+    if (bytes >= slice * kRingSlicesPerChunk) return slice;
+    return std::min(bytes, std::max(bytes / kRingSlicesPerChunk, slice * kRingMinSliceFraction));
+}
+
+double nccl_ring_hidden_ns(const NcclParameters& params, NcclProtocol protocol, double rank_bytes,
+                           double channel_gbps) {
+    if (protocol != NcclProtocol::Simple || !(channel_gbps > 0)) return 0;
+    const double bytes = std::max(1.0, rank_bytes);
+    return (bytes - nccl_ring_first_send_bytes(params, bytes)) / channel_gbps;
+}
+
 double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_bytes) {
     const double bytes = std::max(1.0, rank_bytes);
     const double ns = bytes / params.ring_network_channel_bandwidth +

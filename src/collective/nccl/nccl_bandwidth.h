@@ -83,6 +83,16 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, double graph_channels, const Nc
 /// Network sends per ring channel per ring step for `rank_bytes` (Simple):
 /// 2 per full 2 MiB chunk, and 1 or 2 for the rest (NCCL's slicing).
 double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes);
+/// Bytes of a Simple ring step's first network send for `rank_bytes` per
+/// channel: a 1 MiB slice of a full 2 MiB chunk, else half the step (at least
+/// 1/32 of a slice), or the whole step when it goes in one send.
+double nccl_ring_first_send_bytes(const NcclParameters& params, double rank_bytes);
+/// What of a ring step's network latency its later slices hide, in ns: the
+/// step's bytes after its first send at `channel_gbps` (one channel's share of
+/// the ring's rate); 0 for LL and LL128, whose steps are single sends
+/// (nccl_latency.h, the ring as it runs).
+double nccl_ring_hidden_ns(const NcclParameters& params, NcclProtocol protocol, double rank_bytes,
+                           double channel_gbps);
 /// One ring channel's Simple rate through a NIC, moving `rank_bytes` per ring step.
 double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_bytes);
 

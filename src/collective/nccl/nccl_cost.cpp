@@ -26,9 +26,12 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             cost.channels = rates.topology.channels;
             cost.steps = nccl_ring_steps(kind, shape.ranks);
             cost.bytes_per_step = per_channel;
-            cost.latency_ns = nccl_ring_latency_ns(kind, shape, params, choice.protocol);
+            const double channel_gbps = ring.bus_gbps / launch.channels;
+            cost.latency_ns =
+                nccl_ring_run_latency_ns(kind, shape, params, choice.protocol,
+                                         nccl_ring_hidden_ns(params, choice.protocol, per_channel, channel_gbps));
             const double step = params.step_bytes[static_cast<std::size_t>(choice.protocol)];
-            cost.fill_ns = std::min(per_channel, step) / (ring.bus_gbps / launch.channels);
+            cost.fill_ns = std::min(per_channel, step) / channel_gbps;
             cost.bandwidth_ns = size * factor / ring.bus_gbps;
             break;
         }

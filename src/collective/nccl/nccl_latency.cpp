@@ -25,6 +25,11 @@ int nccl_floor_log2(std::int64_t x) {
 
 double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
                             NcclProtocol protocol) {
+    return nccl_ring_run_latency_ns(kind, shape, params, protocol, 0.0);
+}
+
+double nccl_ring_run_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
+                                NcclProtocol protocol, double hidden_ns) {
     const std::size_t a = idx(NcclAlgorithm::Ring);
     const std::size_t p = idx(protocol);
     const int steps = nccl_ring_steps(kind, shape.ranks);
@@ -36,7 +41,8 @@ double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const N
         intra = std::max(intra, proxy);
         if (shape.gpus_per_node == 1) inter = params.network_latency_us[idx(NcclAlgorithm::Tree)][p];
     }
-    const double us = params.base_latency_us[a][p] + (steps - net_steps) * intra + net_steps * inter;
+    const double exposed_inter = std::max(0.0, inter - std::max(0.0, hidden_ns) / kNsPerUs);
+    const double us = params.base_latency_us[a][p] + (steps - net_steps) * intra + net_steps * exposed_inter;
     return us * kNsPerUs;
 }
 

@@ -9,6 +9,14 @@
 //                  Intel hosts, 2 on AMD; x3 for Simple) when the ring spans nodes (every step is then progressed by
 //                  the host proxy)
 //          inter = network[ring][p], or network[tree][p] with one GPU per node
+//   ring as it runs: the same, but every network step charges only
+//          max(0, inter - hidden), hidden = the time the step's data after its
+//          first network send takes at the ring's per-channel rate (Simple:
+//          the host proxy posts each slice as the GPU hands it over, and the
+//          GPU goes on copying the next, so the wait for a send overlaps the
+//          later slices; a step of one send, or LL/LL128, hides nothing).
+//          NVLink steps stay whole: the warps that copy also wait for the
+//          peer's flags and fence their own, one after the other.
 //  tree:  base[tree][p] + 2 x ((G-1) x nvlink[tree][p] + floor(log2 N) x network[tree][p])
 //  nvls:  nvlink[nvls][Simple]
 //  nvls-tree: base + nvlink[nvls-tree] + 2 floor(log2 N) x network[nvls-tree]
@@ -20,8 +28,14 @@
 
 namespace dtcalc {
 
+/// NCCL's ring latency, as its tuning model charges it (the choice).
 double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
                             NcclProtocol protocol);
+/// The ring's latency as it runs: each network step exposes only what of its
+/// latency `hidden_ns` (the rest of the step after its first network send,
+/// nccl_ring_hidden_ns) does not hide; 0 gives nccl_ring_latency_ns.
+double nccl_ring_run_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
+                                NcclProtocol protocol, double hidden_ns);
 double nccl_tree_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol);
 double nccl_nvls_latency_ns(const NcclShape& shape, const NcclParameters& params);
 double nccl_nvls_tree_latency_ns(const NcclShape& shape, const NcclParameters& params);
