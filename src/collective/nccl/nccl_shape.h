@@ -71,7 +71,8 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
 /// latency (tuning.cc, ncclTopoTuneModel: "With ppn=1 latencies are fully
 /// exposed, use the Tree network latency", and a ring's nInterSteps equals its
 /// nsteps). Charging the per-send cost as well would count every step twice;
-/// the channels then stream at the NICs' payload.
+/// the channels then stream at the NICs' payload (and as a Simple ring runs,
+/// a step's later slices hide that latency: nccl_latency.h).
 double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, double channels,
                          double message_bytes, NcclProtocol protocol);
 
