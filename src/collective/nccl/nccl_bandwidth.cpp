@@ -17,6 +17,11 @@ constexpr double kRingChunkSteps = 4;
 constexpr double kRingSlicesPerChunk = 2;
 constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 
+// One full Simple ring slice: 2 of NCCL's steps (1 MiB with 512 KiB steps).
+double ring_slice_bytes(const NcclParameters& params) {
+    return params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps / kRingSlicesPerChunk;
+}
+
 // A node's network for rings and trees (nccl_shape.h) when `channels` run:
 // with one GPU per node NCCL's latency already charges every step its network
 // latency (nccl_network_payload_rate), so no per-send cost there; a launch of
@@ -56,8 +61,7 @@ double ring_network(const NcclShape& shape, const NcclRates& rates, const NcclPa
 }  // namespace
 
 double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes) {
-    const double slice = params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps /
-                         kRingSlicesPerChunk;
+    const double slice = ring_slice_bytes(params);
     const double chunk = slice * kRingSlicesPerChunk;
     const double bytes = std::max(1.0, rank_bytes);
     const double full_chunks = std::floor(bytes / chunk);
@@ -67,8 +71,7 @@ double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes) 
 }
 
 double nccl_ring_first_send_bytes(const NcclParameters& params, double rank_bytes) {
-    const double slice = params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps /
-                         kRingSlicesPerChunk;
+    const double slice = ring_slice_bytes(params);
     const double bytes = std::max(1.0, rank_bytes);
     if (bytes >= slice * kRingSlicesPerChunk) return slice;
     return std::min(bytes, std::max(bytes / kRingSlicesPerChunk, slice * kRingMinSliceFraction));
