@@ -325,3 +325,23 @@ TEST_CASE("a run where one thread drove several GPUs says how many (nGpus, nccl-
     CHECK_INPUT_ERROR(parse_nccl_tests_log(bad, "x.log"),
                       "x.log:3: expected a whole number of GPUs of at least 1 after 'nGpus', got 'x4'");
 }
+
+TEST_CASE("nccl-tests' timed operations: the header's iters, times its CUDA graph launches") {
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    const std::string log = header("sendrecv_perf", 2) + row + kFooter;
+    CHECK(parse_nccl_tests_log(log, "x.log")[0].timed_operations == 20);
+    const std::string from = "iters: 20 agg iters: 1 validation: 1 graph: 0";
+    std::string fifty = log;
+    fifty.replace(fifty.find(from), from.size(), "iters: 50 agg iters: 4 validation: 1 graph: 0");
+    CHECK(parse_nccl_tests_log(fifty, "x.log")[0].timed_operations == 50);  // agg iters fuse into one launch
+    std::string graphs = log;
+    graphs.replace(graphs.find(from), from.size(), "iters: 20 agg iters: 1 validation: 1 graph: 3");
+    CHECK(parse_nccl_tests_log(graphs, "x.log")[0].timed_operations == 60);
+    std::string old = log;  // a header without the fields: nccl-tests' default -n
+    old.replace(old.find(from), from.size(), "validation: 1");
+    CHECK(parse_nccl_tests_log(old, "x.log")[0].timed_operations == 20);
+    std::string bad = log;
+    bad.replace(bad.find(from), from.size(), "iters: 0 agg iters: 1 validation: 1 graph: 0");
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(bad, "x.log"),
+                      "x.log:3: expected a whole number of at least 1 after 'iters:', got '0'");
+}

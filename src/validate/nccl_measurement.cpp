@@ -4,6 +4,7 @@
 
 #include "collective/backend.h"
 #include "network/cluster_shape.h"
+#include "validate/nccl_tests_timing.h"
 
 namespace dtcalc {
 
@@ -54,10 +55,22 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
         throw InputError(row.where, "the run sets NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
                                         "), which the nccl backend only models (this system uses " +
                                         std::string(network_backend_name(system.backend)) + ")");
-    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network),
-                                row.force.unset() ? force : row.force};
+    const NcclForce& restriction = row.force.unset() ? force : row.force;
+    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), restriction};
     try {
-        return collective_time(shaped, query);
+        CollectiveResult result = collective_time(shaped, query);
+        // sendrecv_perf's ranks between a node's first and last use NVLink only
+        // and run ahead of the network pairs; nccl-tests prints the mean over
+        // ranks (nccl_tests_timing.h).
+        if (row.kind == CollectiveKind::SendRecv && row.nodes > 1 && row.gpus_per_node > 2) {
+            System node = shaped;
+            node.network = shape_cluster(system.network, 1, row.gpus_per_node);
+            const double nvlink_ns =
+                collective_time(node, {row.kind, row.bytes, whole_network_group(node.network), restriction}).time_ns;
+            result.time_ns = nccl_tests_sendrecv_printed_ns(row.nodes, row.gpus_per_node, result.time_ns, nvlink_ns,
+                                                            row.timed_operations);
+        }
+        return result;
     } catch (const InputError& e) {  // keep what the engine says (and a preset's location), at the row
         throw InputError(row.where, e.what());
     }

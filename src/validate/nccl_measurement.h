@@ -37,6 +37,12 @@ struct NcclMeasurement {
     /// process per GPU and for dataset CSVs. One thread launches its GPUs'
     /// kernels in turn, which small sizes show and dtcalc does not predict.
     int gpus_per_thread = 1;
+    /// Operations nccl-tests timed back to back for the row: its -n (the
+    /// header's "iters:", times "graph:" launches where it captured a CUDA
+    /// graph); nccl-tests' own default, 20, where the input does not say.
+    /// The printed time is the mean over ranks of each rank's own time over
+    /// them (validate/nccl_tests_timing.h).
+    int timed_operations = 20;
 
     int gpus() const { return nodes * gpus_per_node; }
 };
@@ -65,7 +71,10 @@ std::string nccl_group_name(const NcclMeasurement& row);
 /// communicator, with NCCL's choice restricted by the row's own NCCL_ALGO /
 /// NCCL_PROTO, else by `force` (a dataset's or the command line's). Throws
 /// InputError at the row for a shape the system cannot take, and where the
-/// row's settings and `force` differ.
+/// row's settings and `force` differ. Send/recv across nodes is priced as
+/// nccl-tests prints it (nccl_tests_timing.h): its network pairs take the
+/// operation's time, its NVLink-only ranks the single-node send/recv of the
+/// same size.
 CollectiveResult predict_nccl_measurement(const System& system, const NcclForce& force, const NcclMeasurement& row);
 
 }  // namespace dtcalc

@@ -57,6 +57,7 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
     const auto c_algo = optional_column(table, "nccl_algo");
     const auto c_proto = optional_column(table, "nccl_proto");
     const auto c_notes = optional_column(table, "notes");
+    const auto c_iters = optional_column(table, "iters");
 
     std::vector<NcclMeasurement> out;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -80,6 +81,14 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
         m.time_us = measured_us;
         m.where = {table.path, table.lines[r], 0, ""};
         m.source = table.rows[r][c_source];
+        if (c_iters) {
+            const long long iters = table.integer(r, *c_iters);
+            if (iters < 1 || iters > 1000000)
+                throw InputError({table.path, table.lines[r], 0, "iters"},
+                                 "expected nccl-tests' iteration count (-n), a whole number from 1, got " +
+                                     std::to_string(iters));
+            m.timed_operations = static_cast<int>(iters);
+        }
         const std::string algo = row_setting(table, r, c_algo, c_notes, "NCCL_ALGO", "nccl_algo");
         const std::string proto = row_setting(table, r, c_proto, c_notes, "NCCL_PROTO", "nccl_proto");
         StatedNcclForce stated = stated_nccl_force(algo, {table.path, table.lines[r], 0, "nccl_algo"}, proto,

@@ -110,6 +110,7 @@ struct EnvSettings {
 struct Run {
     int header_line = 0;  // the "# nThread" line
     int gpus_per_thread = 1;  // its nGpus: nccl-tests' -g
+    int timed_operations = 20;  // its "iters:" (-n) x "graph:" launches; nccl-tests' default where absent
     EnvSettings env;
     std::vector<NcclTuningLine> tuning;  // NCCL's choice, the first line of each size
     std::string program;
@@ -141,6 +142,30 @@ std::optional<TableColumns> table_columns(const std::vector<std::string_view>& t
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
     throw InputError({path, line, 0, ""}, what);
+}
+
+// The operations nccl-tests timed back to back, from its header line ("...
+// warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"): -n, times
+// the CUDA graph launches where it captured one (-G); -n's default, 20, where
+// the header predates the field.
+int timed_operations(const std::vector<std::string_view>& tokens, const std::string& path, int line) {
+    const auto whole = [&](std::size_t at, const char* what, int least) {
+        int v = 0;
+        const std::string_view t = at < tokens.size() ? tokens[at] : std::string_view();
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (t.empty() || ec != std::errc() || end != t.data() + t.size() || v < least)
+            fail(path, line,
+                 fmt::format("expected a whole number of at least {} after '{}', got '{}'", least, what, t));
+        return v;
+    };
+    int iterations = 20, graph_launches = 0;
+    for (std::size_t i = 1; i < tokens.size(); ++i) {
+        if (tokens[i] == "iters:" && tokens[i - 1] != "warmup" && tokens[i - 1] != "agg")
+            iterations = whole(i + 1, "iters:", 1);
+        else if (tokens[i] == "graph:")
+            graph_launches = whole(i + 1, "graph:", 0);
+    }
+    return iterations * std::max(1, graph_launches);
 }
 
 LogRow parse_row(const std::vector<std::string_view>& fields, const TableColumns& c, const std::string& path,
@@ -316,6 +341,7 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
         m.force = stated.force;
         m.force_origin = stated.origin;
         m.gpus_per_thread = run.gpus_per_thread;
+        m.timed_operations = run.timed_operations;
         if (const NcclTuningLine* t = ran(row.bytes)) {
             m.nccl_ran = t->choice;
             m.nccl_ran_channels = t->channels;
@@ -422,6 +448,7 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
                              "'");
                 run->gpus_per_thread = g;
             }
+            run->timed_operations = timed_operations(tokens, path, line_number);
             run->env = std::move(pending);
             pending = {};
             run_done = false;
