@@ -41,3 +41,12 @@ TEST_CASE("sendrecv_perf: NVLink-only ranks run ahead of the network pairs") {
     // + 4 x 200 = 7000; mean 875, / 2 = 437.5.
     CHECK(nccl_tests_sendrecv_printed_ns(2, 8, 1000.0, 100.0, 2) == doctest::Approx(437.5));
 }
+
+TEST_CASE("sendrecv_perf: long runs settle to one operation per network transfer") {
+    // After the first G operations every rank finishes one operation per T;
+    // the mean over a node of 8 is then K T - (0+1+2+3+3+2+1+0)(T - t)/8 =
+    // K T - 1.5 (T - t). K = 1000: 1000000 - 1350 = 998650, / 1000 = 998.65.
+    CHECK(nccl_tests_sendrecv_printed_ns(2, 8, 1000.0, 100.0, 1000) == doctest::Approx(998.65));
+    // A trillion operations take no longer to price than twenty.
+    CHECK(nccl_tests_sendrecv_printed_ns(64, 8, 1000.0, 100.0, 1000000000000LL) == doctest::Approx(1000.0));
+}

@@ -42,7 +42,7 @@ struct NcclMeasurement {
     /// graph); nccl-tests' own default, 20, where the input does not say.
     /// The printed time is the mean over ranks of each rank's own time over
     /// them (validate/nccl_tests_timing.h).
-    int timed_operations = 20;
+    std::int64_t timed_operations = 20;
 
     int gpus() const { return nodes * gpus_per_node; }
 };

@@ -110,7 +110,7 @@ struct EnvSettings {
 struct Run {
     int header_line = 0;  // the "# nThread" line
     int gpus_per_thread = 1;  // its nGpus: nccl-tests' -g
-    int timed_operations = 20;  // its "iters:" (-n) x "graph:" launches; nccl-tests' default where absent
+    std::int64_t timed_operations = 20;  // its "iters:" (-n) x "graph:" launches; nccl-tests' default where absent
     EnvSettings env;
     std::vector<NcclTuningLine> tuning;  // NCCL's choice, the first line of each size
     std::string program;
@@ -148,7 +148,7 @@ std::optional<TableColumns> table_columns(const std::vector<std::string_view>& t
 // warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"): -n, times
 // the CUDA graph launches where it captured one (-G); -n's default, 20, where
 // the header predates the field.
-int timed_operations(const std::vector<std::string_view>& tokens, const std::string& path, int line) {
+std::int64_t timed_operations(const std::vector<std::string_view>& tokens, const std::string& path, int line) {
     const auto whole = [&](std::size_t at, const char* what, int least) {
         int v = 0;
         const std::string_view t = at < tokens.size() ? tokens[at] : std::string_view();
@@ -165,7 +165,7 @@ int timed_operations(const std::vector<std::string_view>& tokens, const std::str
         else if (tokens[i] == "graph:")
             graph_launches = whole(i + 1, "graph:", 0);
     }
-    return iterations * std::max(1, graph_launches);
+    return static_cast<std::int64_t>(iterations) * std::max(1, graph_launches);
 }
 
 LogRow parse_row(const std::vector<std::string_view>& fields, const TableColumns& c, const std::string& path,

@@ -20,6 +20,8 @@
 // iters x T; a rank d NVLink hops from the nearest of them started d
 // operations ahead of it and finishes at (iters - d) T + d t: on 2 x 8 with
 // 20 iterations the printed time is 0.925 T + 0.075 t, not T.
+#include <cstdint>
+
 namespace dtcalc {
 
 /// nccl-tests' printed time of sendrecv_perf on `nodes` x `gpus_per_node`
@@ -28,6 +30,6 @@ namespace dtcalc {
 /// over `iterations` timed operations. One node: nvlink_ns. Arguments:
 /// nodes, gpus_per_node, iterations >= 1; times >= 0.
 double nccl_tests_sendrecv_printed_ns(int nodes, int gpus_per_node, double network_ns, double nvlink_ns,
-                                      int iterations);
+                                      std::int64_t iterations);
 
 }  // namespace dtcalc
