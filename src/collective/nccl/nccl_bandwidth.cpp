@@ -17,6 +17,15 @@ constexpr double kRingChunkSteps = 4;
 constexpr double kRingSlicesPerChunk = 2;
 constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 
+// An LL128 line is 16 8-byte words, 15 of data and one flag
+// (src/include/device.h: NCCL_LL128_LINEELEMS 16, NCCL_LL128_DATAELEMS 15),
+// and the network proxy sends the lines as the GPU wrote them
+// (src/transport/net.cc, sendProxyProgress), flags included: a NIC carries
+// 120/128 of its payload as data. NCCL's tuning rates an LL128 tree across
+// nodes the same (tree-ll128-bandwidth-factor); its ring figure, 0.92, steers
+// the choice and bounds the NVLink side.
+constexpr double kLl128LineDataFraction = 120.0 / 128.0;
+
 // One full Simple ring slice: 2 of NCCL's steps (1 MiB with 512 KiB steps).
 double ring_slice_bytes(const NcclParameters& params) {
     return params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps / kRingSlicesPerChunk;
@@ -103,8 +112,14 @@ NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, cons
     double bus = nccl_ring_rate_on(rates.nvlink_gbps * launch.share(), graph, shape, params, protocol).bus_gbps;
     if (shape.nodes > 1) {
         const double network = ring_network(shape, rates, params, message_bytes, protocol, launch.channels);
-        bus = std::min(bus, nccl_ring_rate_on(std::min(rates.nvlink_gbps, network), graph, shape, params, protocol)
-                                .bus_gbps);
+        if (protocol == NcclProtocol::LL128) {
+            // Through the NICs LL128 moves its lines' data share, at most the
+            // protocol's per-channel cap (the NVLink side keeps NCCL's 0.92).
+            bus = std::min({bus, network * kLl128LineDataFraction, graph * params.ll128_max_bandwidth_per_channel});
+        } else {
+            bus = std::min(bus, nccl_ring_rate_on(std::min(rates.nvlink_gbps, network), graph, shape, params, protocol)
+                                    .bus_gbps);
+        }
     }
     NcclRingRate out;
     out.bus_gbps = bus;
