@@ -372,6 +372,21 @@ TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
     CHECK(r.us == doctest::Approx(5310.5308).epsilon(1e-7));
 }
 
+TEST_CASE("an LL128 ring's NICs carry 120 data bytes in every 128") {
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const NcclForce ll128 = NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::LL128);
+    // 10 x 2, all-gather: each channel's step is at least NCCL's 576,000-byte
+    // LL128 step from 256 MiB on, so the 4 channels per NIC (8 over 2 NICs) could
+    // send 4 x 576000 / (576000 / 49.15 + 4000 ns) = 146.6 GB/s: the NICs' payload
+    // binds, 2 x 49.15 = 98.3 GB/s, of which 120/128 is data: 92.15625 GB/s (NVLink
+    // side 360 x 0.92 = 331.2). Doubling 256 MiB adds 268435456 x 19/20 / 92.15625
+    // = 2767188.15 ns, nothing else changing with the size there.
+    const Run a = run(ib, CollectiveKind::AllGather, 256 * MiB, 10, 2, ll128);
+    const Run b = run(ib, CollectiveKind::AllGather, 512 * MiB, 10, 2, ll128);
+    CHECK(a.algorithm == "ring/LL128");
+    CHECK((b.us - a.us) * 1000.0 == doctest::Approx(2767188.15).epsilon(1e-7));
+}
+
 TEST_CASE("an algorithm NCCL does not have for the collective is an error naming what there is") {
     const Preset h100 = load_preset("hgx-h100", kDirs);
     try {
