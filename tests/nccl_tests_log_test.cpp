@@ -345,3 +345,17 @@ TEST_CASE("nccl-tests' timed operations: the header's iters, times its CUDA grap
     CHECK_INPUT_ERROR(parse_nccl_tests_log(bad, "x.log"),
                       "x.log:3: expected a whole number of at least 1 after 'iters:', got '0'");
 }
+
+TEST_CASE("a dataset CSV states nccl-tests' iteration count in an optional iters column") {
+    const std::string head = "source_url,gpus,nodes,collective,size_bytes,time_us,iters\n";
+    const std::string path = dtcalc::testing::write_temp_file(
+        "nccl-iters.csv", head + "u,16,2,sendrecv_perf,1024,10,50\n");
+    CHECK(read_nccl_tests_csv(path)[0].timed_operations == 50);
+    const std::string without = dtcalc::testing::write_temp_file(
+        "nccl-no-iters.csv", "source_url,gpus,nodes,collective,size_bytes,time_us\nu,16,2,sendrecv_perf,1024,10\n");
+    CHECK(read_nccl_tests_csv(without)[0].timed_operations == 20);  // nccl-tests' default -n
+    const std::string bad = dtcalc::testing::write_temp_file(
+        "nccl-iters-bad.csv", head + "u,16,2,sendrecv_perf,1024,10,0\n");
+    CHECK_INPUT_ERROR(read_nccl_tests_csv(bad),
+                      bad + ":2: iters: expected nccl-tests' iteration count (-n), a whole number from 1, got 0");
+}
