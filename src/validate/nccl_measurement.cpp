@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "collective/backend.h"
+#include "collective/nccl/nccl_model.h"
 #include "network/cluster_shape.h"
 #include "validate/nccl_tests_timing.h"
 
@@ -63,10 +64,17 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
         // and run ahead of the network pairs; nccl-tests prints the mean over
         // ranks (nccl_tests_timing.h).
         if (row.kind == CollectiveKind::SendRecv && row.nodes > 1 && row.gpus_per_node > 2) {
-            System node = shaped;
-            node.network = shape_cluster(system.network, 1, row.gpus_per_node);
-            const double nvlink_ns =
-                collective_time(node, {row.kind, row.bytes, whole_network_group(node.network), restriction}).time_ns;
+            // A pair of one node: on the communicator's channels per peer for
+            // the nccl backend; the ASTRA-sim backends price one node's link.
+            double nvlink_ns = 0;
+            if (shaped.backend == NetworkBackend::Nccl) {
+                nvlink_ns = nccl_send_recv_node_pair_ns(shaped.network, shaped.config, query);
+            } else {
+                System node = shaped;
+                node.network = shape_cluster(system.network, 1, row.gpus_per_node);
+                nvlink_ns =
+                    collective_time(node, {row.kind, row.bytes, whole_network_group(node.network), restriction}).time_ns;
+            }
             result.time_ns = nccl_tests_sendrecv_printed_ns(row.nodes, row.gpus_per_node, result.time_ns, nvlink_ns,
                                                             row.timed_operations);
         }

@@ -73,8 +73,8 @@ std::string nccl_group_name(const NcclMeasurement& row);
 /// InputError at the row for a shape the system cannot take, and where the
 /// row's settings and `force` differ. Send/recv across nodes is priced as
 /// nccl-tests prints it (nccl_tests_timing.h): its network pairs take the
-/// operation's time, its NVLink-only ranks the single-node send/recv of the
-/// same size.
+/// operation's time, its NVLink pairs that of a pair of one node within the
+/// same communicator (nccl backend; the ASTRA-sim backends: one node's).
 CollectiveResult predict_nccl_measurement(const System& system, const NcclForce& force, const NcclMeasurement& row);
 
 }  // namespace dtcalc

@@ -19,7 +19,10 @@
 // and nccl-tests prints mean_r C_r(iters) / iters. The network ranks finish at
 // iters x T; a rank d NVLink hops from the nearest of them started d
 // operations ahead of it and finishes at (iters - d) T + d t: on 2 x 8 with
-// 20 iterations the printed time is 0.925 T + 0.075 t, not T.
+// 20 iterations the printed time is 0.925 T + 0.075 t, not T. An NVLink pair of
+// a communicator across nodes runs on that communicator's channels per peer,
+// a network peer's (nccl_send_recv_node_pair_cost): t is about T / 2 on two
+// NDR nodes, so 0.96 T there.
 #include <cstdint>
 
 namespace dtcalc {

@@ -33,12 +33,28 @@ NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const Nccl
     return out;
 }
 
-CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
-                                      const CollectiveQuery& query) {
+namespace {
+
+const NcclParameters& nccl_parameters(const SystemConfig& system) {
     if (!system.nccl)
         throw InputError({"", 0, 0, "backend"},
                          "the nccl backend needs a preset with an [nccl] table (e.g. hgx-h100, h100-ib-ndr400)");
-    const NcclParameters& params = *system.nccl;
+    return *system.nccl;
+}
+
+}  // namespace
+
+double nccl_send_recv_node_pair_ns(const Network& network, const SystemConfig& system, const CollectiveQuery& query) {
+    const NcclParameters& params = nccl_parameters(system);
+    const NcclShape shape = nccl_shape(query.group);
+    if (shape.ranks <= 1) return 0;
+    const NcclRates rates = nccl_rates(network, query.group, shape, params);
+    return nccl_send_recv_node_pair_cost(query.bytes, shape, rates, params).time_ns();
+}
+
+CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
+                                      const CollectiveQuery& query) {
+    const NcclParameters& params = nccl_parameters(system);
     const NcclShape shape = nccl_shape(query.group);
     CollectiveResult result;
     result.chunks = 1;

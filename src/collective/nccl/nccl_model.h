@@ -39,4 +39,9 @@ NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const Nccl
 CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
                                       const CollectiveQuery& query);
 
+/// A send/recv of `query.bytes` between two GPUs of one node within the
+/// communicator `query.group` describes (nccl_send_recv_node_pair_cost), in
+/// ns. Throws as nccl_collective_time.
+double nccl_send_recv_node_pair_ns(const Network& network, const SystemConfig& system, const CollectiveQuery& query);
+
 }  // namespace dtcalc

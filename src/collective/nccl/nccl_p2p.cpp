@@ -69,17 +69,23 @@ NcclP2pChannels nccl_p2p_channels(const NcclShape& shape, const NcclTopology& to
     return out;
 }
 
-NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                                const NcclParameters& params) {
+namespace {
+
+// One send/recv to one peer on the communicator's channels for `bytes`: over
+// NVLink, and through the NIC too where `network` (the peer on another node).
+NcclP2pCost send_recv_to_peer(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                              const NcclParameters& params, bool network) {
     NcclP2pCost cost;
     if (shape.ranks <= 1) return cost;
+    // The channel rule and the chunk are the communicator's (enqueue.cc takes
+    // both from it, not from the peer).
     const NcclP2pChannels ch = nccl_p2p_channels(shape, rates.topology, params, bytes);
     cost.channels = ch.channels;
     const double nvlink_channel = params.hardware.nvlink_link_gbps;
     double bw = std::min(ch.channels * nvlink_channel, rates.nvlink_gbps);
     double channel_bw = nvlink_channel;
     cost.latency_ns = params.p2p_latency_us * kNsPerUs;
-    if (shape.nodes > 1) {
+    if (network) {
         bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps, ch.channels, ch.chunk_bytes));
         channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
         // One remote peer: its channels are the connections.
@@ -89,6 +95,18 @@ NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, con
     cost.fill_ns = std::min(size / ch.channels, ch.chunk_bytes) / channel_bw;
     cost.bandwidth_ns = size / bw;
     return cost;
+}
+
+}  // namespace
+
+NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                const NcclParameters& params) {
+    return send_recv_to_peer(bytes, shape, rates, params, shape.nodes > 1);
+}
+
+NcclP2pCost nccl_send_recv_node_pair_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                          const NcclParameters& params) {
+    return send_recv_to_peer(bytes, shape, rates, params, false);
 }
 
 NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,

@@ -76,6 +76,13 @@ struct NcclP2pCost {
 
 NcclP2pCost nccl_send_recv_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                                 const NcclParameters& params);
+/// Send/recv between two GPUs of one node of the communicator `shape`
+/// describes, across nodes or not: over NVLink, with the communicator's
+/// chunk and its channel rule (nccl_p2p_channels), whose channels per peer
+/// are the least over all its peers, a network peer's where it spans nodes
+/// (paths.cc, ncclTopoComputeP2pChannels: 4 on two NDR nodes, 1 on 10 x 8).
+NcclP2pCost nccl_send_recv_node_pair_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                                          const NcclParameters& params);
 NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                                  const NcclParameters& params);
 
