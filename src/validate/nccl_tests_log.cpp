@@ -144,26 +144,29 @@ std::optional<TableColumns> table_columns(const std::vector<std::string_view>& t
     throw InputError({path, line, 0, ""}, what);
 }
 
+// A whole number of at least `least` after a header field (`field`, as
+// printed: "nGpus", "iters:"); `expected` names it in the error.
+int header_number(std::string_view token, const char* expected, const char* field, int least,
+                  const std::string& path, int line) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (token.empty() || ec != std::errc() || end != token.data() + token.size() || v < least)
+        fail(path, line, fmt::format("expected {} of at least {} after '{}', got '{}'", expected, least, field, token));
+    return v;
+}
+
 // The operations nccl-tests timed back to back, from its header line ("...
 // warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"): -n, times
 // the CUDA graph launches where it captured one (-G); -n's default, 20, where
 // the header predates the field.
 std::int64_t timed_operations(const std::vector<std::string_view>& tokens, const std::string& path, int line) {
-    const auto whole = [&](std::size_t at, const char* what, int least) {
-        int v = 0;
-        const std::string_view t = at < tokens.size() ? tokens[at] : std::string_view();
-        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-        if (t.empty() || ec != std::errc() || end != t.data() + t.size() || v < least)
-            fail(path, line,
-                 fmt::format("expected a whole number of at least {} after '{}', got '{}'", least, what, t));
-        return v;
-    };
+    const auto after = [&](std::size_t i) { return i + 1 < tokens.size() ? tokens[i + 1] : std::string_view(); };
     int iterations = 20, graph_launches = 0;
     for (std::size_t i = 1; i < tokens.size(); ++i) {
         if (tokens[i] == "iters:" && tokens[i - 1] != "warmup" && tokens[i - 1] != "agg")
-            iterations = whole(i + 1, "iters:", 1);
+            iterations = header_number(after(i), "a whole number", "iters:", 1, path, line);
         else if (tokens[i] == "graph:")
-            graph_launches = whole(i + 1, "graph:", 0);
+            graph_launches = header_number(after(i), "a whole number", "graph:", 0, path, line);
     }
     return static_cast<std::int64_t>(iterations) * std::max(1, graph_launches);
 }
@@ -439,15 +442,8 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             if (run) finish_run(*run, path, shape, out);
             run.emplace();
             run->header_line = line_number;
-            if (tokens.size() >= 5 && tokens[3] == "nGpus") {
-                int g = 0;
-                const auto [end, ec] = std::from_chars(tokens[4].data(), tokens[4].data() + tokens[4].size(), g);
-                if (ec != std::errc() || end != tokens[4].data() + tokens[4].size() || g < 1)
-                    fail(path, line_number,
-                         "expected a whole number of GPUs of at least 1 after 'nGpus', got '" + std::string(tokens[4]) +
-                             "'");
-                run->gpus_per_thread = g;
-            }
+            if (tokens.size() >= 5 && tokens[3] == "nGpus")
+                run->gpus_per_thread = header_number(tokens[4], "a whole number of GPUs", "nGpus", 1, path, line_number);
             run->timed_operations = timed_operations(tokens, path, line_number);
             run->env = std::move(pending);
             pending = {};
