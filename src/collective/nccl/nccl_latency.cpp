@@ -23,27 +23,59 @@ int nccl_floor_log2(std::int64_t x) {
     return out;
 }
 
+namespace {
+
+// NCCL's ring latency terms (src/graph/tuning.cc, ncclTopoTuneModel): the
+// per-step figure of the NVLink steps and of the network steps.
+struct RingStepLatencies {
+    double intra_us = 0;
+    double inter_us = 0;
+};
+
+RingStepLatencies ring_step_latencies(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol) {
+    const std::size_t a = idx(NcclAlgorithm::Ring);
+    const std::size_t p = idx(protocol);
+    RingStepLatencies out{params.nvlink_latency_us[a][p], params.network_latency_us[a][p]};
+    if (shape.nodes > 1) {
+        const double proxy = params.hardware.net_overhead_us() * (protocol == NcclProtocol::Simple ? 3.0 : 1.0);
+        out.intra_us = std::max(out.intra_us, proxy);
+        if (shape.gpus_per_node == 1) out.inter_us = params.network_latency_us[idx(NcclAlgorithm::Tree)][p];
+    }
+    return out;
+}
+
+double ring_latency_us(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
+                       NcclProtocol protocol, double intra_us, double inter_us) {
+    const int steps = nccl_ring_steps(kind, shape.ranks);
+    const int net_steps = nccl_ring_network_steps(kind, shape.nodes);
+    return params.base_latency_us[idx(NcclAlgorithm::Ring)][idx(protocol)] + (steps - net_steps) * intra_us +
+           net_steps * inter_us;
+}
+
+// An LL128 ring across nodes of several GPUs, as it runs, takes the network's
+// per-step latency on every step (nccl_latency.h).
+bool ll128_steps_at_network_pace(const NcclShape& shape, NcclProtocol protocol) {
+    return protocol == NcclProtocol::LL128 && shape.nodes > 1 && shape.gpus_per_node > 1;
+}
+
+}  // namespace
+
 double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
                             NcclProtocol protocol) {
-    return nccl_ring_run_latency_ns(kind, shape, params, protocol, 0.0);
+    const RingStepLatencies lat = ring_step_latencies(shape, params, protocol);
+    return ring_latency_us(kind, shape, params, protocol, lat.intra_us, lat.inter_us) * kNsPerUs;
 }
 
 double nccl_ring_run_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
                                 NcclProtocol protocol, double hidden_ns) {
-    const std::size_t a = idx(NcclAlgorithm::Ring);
-    const std::size_t p = idx(protocol);
-    const int steps = nccl_ring_steps(kind, shape.ranks);
-    const int net_steps = nccl_ring_network_steps(kind, shape.nodes);
-    double intra = params.nvlink_latency_us[a][p];
-    double inter = params.network_latency_us[a][p];
-    if (shape.nodes > 1) {
-        const double proxy = params.hardware.net_overhead_us() * (protocol == NcclProtocol::Simple ? 3.0 : 1.0);
-        intra = std::max(intra, proxy);
-        if (shape.gpus_per_node == 1) inter = params.network_latency_us[idx(NcclAlgorithm::Tree)][p];
+    const RingStepLatencies lat = ring_step_latencies(shape, params, protocol);
+    double intra = lat.intra_us;
+    double inter = std::max(0.0, lat.inter_us - std::max(0.0, hidden_ns) / kNsPerUs);
+    if (ll128_steps_at_network_pace(shape, protocol)) {
+        intra = std::max(intra, params.network_latency_us[idx(NcclAlgorithm::Ring)][idx(protocol)]);
+        inter = 0.0;  // charged by the NIC rate's per-send cost (nccl_network_channel_rate)
     }
-    const double exposed_inter = std::max(0.0, inter - std::max(0.0, hidden_ns) / kNsPerUs);
-    const double us = params.base_latency_us[a][p] + (steps - net_steps) * intra + net_steps * exposed_inter;
-    return us * kNsPerUs;
+    return ring_latency_us(kind, shape, params, protocol, intra, inter) * kNsPerUs;
 }
 
 double nccl_tree_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol) {

@@ -17,6 +17,15 @@
 //          later slices; a step of one send, or LL/LL128, hides nothing).
 //          NVLink steps stay whole: the warps that copy also wait for the
 //          peer's flags and fence their own, one after the other.
+//          LL128 across nodes of G > 1 GPUs: every step takes network[ring][LL128]
+//          (4.0 us; NCCL's tuning floors the NVLink steps of an inter-node ring
+//          at its net overhead, 1 us on Intel hosts): the NVLink steps here, the
+//          network steps through the per-send cost the NIC rate already charges
+//          them (nccl_network_channel_rate), so not again. Not NCCL's rule but
+//          what the 10-node LL128 rows with 2, 4 and 8 GPUs per node take
+//          (validation/nccl/SOURCE.md, "an LL128 ring across nodes steps at the
+//          network's pace"); one GPU per node keeps NCCL's figures (every step
+//          is a network step, and the NIC rate has no per-send cost there).
 //  tree:  base[tree][p] + 2 x ((G-1) x nvlink[tree][p] + floor(log2 N) x network[tree][p])
 //  nvls:  nvlink[nvls][Simple]
 //  nvls-tree: base + nvlink[nvls-tree] + 2 floor(log2 N) x network[nvls-tree]
@@ -33,7 +42,9 @@ double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const N
                             NcclProtocol protocol);
 /// The ring's latency as it runs: each network step exposes only what of its
 /// latency `hidden_ns` (the rest of the step after its first network send,
-/// nccl_ring_hidden_ns) does not hide; 0 gives nccl_ring_latency_ns.
+/// nccl_ring_hidden_ns) does not hide, and an LL128 ring across nodes of
+/// several GPUs takes the network's per-step latency on every step (above);
+/// otherwise 0 gives nccl_ring_latency_ns.
 double nccl_ring_run_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
                                 NcclProtocol protocol, double hidden_ns);
 double nccl_tree_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol);
