@@ -84,14 +84,23 @@ TEST_CASE("a Simple ring step's later slices hide its network latency as it runs
           doctest::Approx(56000.0));
 }
 
+namespace {
+
+NcclShape nodes_of(std::int64_t nodes, std::int64_t gpus_per_node) {
+    NcclShape shape;
+    shape.nodes = nodes;
+    shape.gpus_per_node = gpus_per_node;
+    shape.ranks = nodes * gpus_per_node;
+    return shape;
+}
+
+}  // namespace
+
 TEST_CASE("an LL128 ring across nodes of several GPUs takes the network's per-step latency on every step as it runs") {
     const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
     // NCCL's tables for an LL128 ring: base 14.0, NVLink step 1.9 (above the
     // Intel host's 1 us proxy cost), network step 4.0.
-    NcclShape shape;
-    shape.ranks = 8;
-    shape.nodes = 2;
-    shape.gpus_per_node = 4;
+    NcclShape shape = nodes_of(2, 4);
     // 2 x 4, all-gather: 7 steps, 1 across nodes. NCCL's choice charges
     // 14.0 + 6 x 1.9 + 1 x 4.0 = 29.4 us; as it runs every step takes 4.0 us,
     // the network step's in the NIC rate's per-send cost (not here), so
@@ -101,9 +110,7 @@ TEST_CASE("an LL128 ring across nodes of several GPUs takes the network's per-st
           doctest::Approx(38000.0));
     // 10 x 8, all-reduce: 158 steps, 18 across nodes: 14.0 + 140 x 4.0 = 574.0 us
     // (NCCL's choice: 14.0 + 140 x 1.9 + 18 x 4.0 = 352.0 us).
-    shape.ranks = 80;
-    shape.nodes = 10;
-    shape.gpus_per_node = 8;
+    shape = nodes_of(10, 8);
     CHECK(nccl_ring_latency_ns(CollectiveKind::AllReduce, shape, p, NcclProtocol::LL128) == doctest::Approx(352000.0));
     CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllReduce, shape, p, NcclProtocol::LL128, 0.0) ==
           doctest::Approx(574000.0));
@@ -114,14 +121,11 @@ TEST_CASE("an LL128 ring across nodes of several GPUs takes the network's per-st
     // One GPU per node: every step is a network step, at NCCL's tree figure
     // for one GPU per node (8.5): 10 x 1 all-reduce, 18 steps: 14.0 + 18 x 8.5
     // = 167.0 us, as NCCL's choice.
-    shape.ranks = 10;
-    shape.gpus_per_node = 1;
+    shape = nodes_of(10, 1);
     CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllReduce, shape, p, NcclProtocol::LL128, 0.0) ==
           doctest::Approx(167000.0));
     // One node: NCCL's tables, 8 GPUs, all-gather: 14.0 + 7 x 1.9 = 27.3 us.
-    shape.ranks = 8;
-    shape.nodes = 1;
-    shape.gpus_per_node = 8;
+    shape = nodes_of(1, 8);
     CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllGather, shape, p, NcclProtocol::LL128, 0.0) ==
           doctest::Approx(27300.0));
 }
