@@ -13,6 +13,18 @@
 using namespace dtcalc;
 using namespace dtcalc::testing;
 
+namespace {
+
+NcclShape nodes_of(std::int64_t nodes, std::int64_t gpus_per_node) {
+    NcclShape shape;
+    shape.nodes = nodes;
+    shape.gpus_per_node = gpus_per_node;
+    shape.ranks = nodes * gpus_per_node;
+    return shape;
+}
+
+}  // namespace
+
 TEST_CASE("an LL128 ring's NICs carry 120 data bytes in every 128") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     const NcclForce ll128 = NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::LL128);
@@ -70,10 +82,7 @@ TEST_CASE("a Simple ring step's later slices hide its network latency as it runs
     // cost), network step 14; 15 steps, 1 across nodes): nothing hidden, NCCL's 8.4 + 14 x 3.4 + 14 = 70.0 us; 5 us
     // hidden, 8.4 + 47.6 + 9 = 65.0 us; 20 us hidden, the network step is free
     // and the NVLink steps stay: 56.0 us.
-    NcclShape two_nodes;
-    two_nodes.ranks = 16;
-    two_nodes.nodes = 2;
-    two_nodes.gpus_per_node = 8;
+    const NcclShape two_nodes = nodes_of(2, 8);
     CHECK(nccl_ring_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple) ==
           doctest::Approx(70000.0));
     CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple, 0.0) ==
@@ -83,18 +92,6 @@ TEST_CASE("a Simple ring step's later slices hide its network latency as it runs
     CHECK(nccl_ring_run_latency_ns(CollectiveKind::AllGather, two_nodes, p, NcclProtocol::Simple, 20000.0) ==
           doctest::Approx(56000.0));
 }
-
-namespace {
-
-NcclShape nodes_of(std::int64_t nodes, std::int64_t gpus_per_node) {
-    NcclShape shape;
-    shape.nodes = nodes;
-    shape.gpus_per_node = gpus_per_node;
-    shape.ranks = nodes * gpus_per_node;
-    return shape;
-}
-
-}  // namespace
 
 TEST_CASE("an LL128 ring across nodes of several GPUs takes the network's per-step latency on every step as it runs") {
     const NcclParameters p = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
