@@ -66,7 +66,12 @@ def main():
                 print(f"nccl_repeatability: {path}: no N<nodes>_G<gpus> in the file name", file=sys.stderr)
                 return 2
             nodes, gpus = int(m.group(1)), int(m.group(2))
-            for collective, _, out_us, in_us in rows_of(path):
+            rows = list(rows_of(path))
+            if not rows:
+                print(f"nccl_repeatability: {path}: no size rows with out-of-place and in-place times "
+                      "under a 'Collective test starting' line", file=sys.stderr)
+                return 2
+            for collective, _, out_us, in_us in rows:
                 gaps[(collective, nodes * gpus, nodes)].append(abs(in_us / out_us - 1))
     print("| collective | GPUs | nodes | rows | mean of abs(in / out - 1) | max |")
     print("|---|---|---|---|---|---|")
