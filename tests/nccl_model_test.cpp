@@ -361,6 +361,26 @@ TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per dir
 }
 
 
+TEST_CASE("a tree on one node: an inner GPU of the chain sends each byte twice, a chain of two once") {
+    // NCCL_ALGO=Tree on one node runs a chain. Simple splits each GPU's threads
+    // between the reduce going up and the broadcast coming down
+    // (src/device/all_reduce.h, runTreeSplit), so both directions stream at once:
+    // an inner GPU sends each byte up and down, 2S; the two ends send it once.
+    // The node's NVLink rate is NCCL's graph, 12 channels x 30 GB/s = 360 GB/s;
+    // 24 channels run, each capped at 38.7 GB/s (929 GB/s, not binding). 4 GiB.
+    const Preset h100 = load_preset("hgx-h100", kDirs);
+    const NcclForce tree_simple = NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::Simple);
+    // 2 GPUs: no inner GPU, algbw 360 GB/s as the ring's: 4294967296 / 360 =
+    // 11930464.7 ns; latency 8.4 + 2 x (1 x 4.0) = 16.4 us.
+    const Run two = run(h100, CollectiveKind::AllReduce, 4 * GiB, 1, 2, tree_simple);
+    CHECK(two.algorithm == "tree/Simple");
+    CHECK(two.us == doctest::Approx(11946.8647).epsilon(1e-7));
+    // 4 GPUs: the two inner GPUs send 2S, algbw 180 GB/s: 23860929.4 ns;
+    // latency 8.4 + 2 x (3 x 4.0) = 32.4 us.
+    CHECK(run(h100, CollectiveKind::AllReduce, 4 * GiB, 1, 4, tree_simple).us ==
+          doctest::Approx(23893.3294).epsilon(1e-7));
+}
+
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
     const Preset h100 = load_preset("hgx-h100", kDirs);
     const Run r = run(h100, CollectiveKind::AllReduce, GiB, 1, 8, NcclForce::only(NcclAlgorithm::Ring, std::nullopt));

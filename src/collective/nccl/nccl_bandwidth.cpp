@@ -41,21 +41,27 @@ double node_network(const NcclShape& shape, const NcclRates& rates, const NcclPa
     return nccl_network_rate(rates.topology, params, channels, message_bytes, protocol);
 }
 
+// How many times a GPU of a node's chain sends each byte of a tree all-reduce
+// over NVLink: an inner GPU of the chain sends it up to its parent and down to
+// its child; a chain of two GPUs has no inner GPU, so each end sends it once
+// (the head down, the tail up), as a ring of two does.
+double chain_nvlink_sends(const NcclShape& shape) { return shape.gpus_per_node >= 3 ? 2.0 : 1.0; }
+
 // What a tree all-reduce streams over, per direction, before the tree's
-// factor 2 (every GPU of a node's chain sends each byte twice over NVLink,
-// once up and once down). The NICs carry nccl_tree_network_load() times the
-// data per direction, so the network enters as 2 x network / load: doubled on
-// two nodes, where each tree is one edge (NCCL's maintainers: "with Tree, on 2
-// nodes ... 2x less traffic on the network than on the intra-node
-// connections", NVIDIA/nccl#946), x 4/3 on three, as it is from four on. One
-// GPU per node has no chain: the network alone bounds it. `nvlink_gbps`: the
-// NVLink rate the launched threads drive.
+// factor 2: NVLink enters as 2 x NVLink / chain_nvlink_sends. The NICs carry
+// nccl_tree_network_load() times the data per direction, so the network
+// enters as 2 x network / load: doubled on two nodes, where each tree is one
+// edge (NCCL's maintainers: "with Tree, on 2 nodes ... 2x less traffic on the
+// network than on the intra-node connections", NVIDIA/nccl#946), x 4/3 on
+// three, as it is from four on. One GPU per node has no chain: the network
+// alone bounds it. `nvlink_gbps`: the NVLink rate the launched threads drive.
 double tree_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                  double message_bytes, NcclProtocol protocol, double channels, double nvlink_gbps) {
-    if (shape.nodes <= 1) return nvlink_gbps;
+    const double chain = 2.0 * nvlink_gbps / chain_nvlink_sends(shape);
+    if (shape.nodes <= 1) return chain;
     const double network = node_network(shape, rates, params, message_bytes, protocol, channels);
     const double per_direction = 2.0 * network / nccl_tree_network_load(shape.nodes);
-    return shape.gpus_per_node == 1 ? per_direction : std::min(nvlink_gbps, per_direction);
+    return shape.gpus_per_node == 1 ? per_direction : std::min(chain, per_direction);
 }
 
 // The network side of a ring across nodes with `channels` launched.

@@ -23,13 +23,15 @@
 //   Simple: bus;  LL128: min(bus x ll128-factor, graph channels x ll128-max-per-channel)
 //   LL:     min(bus x ll-factor, ll-max-bus-bandwidth[node bucket])
 //
-// Tree (all-reduce; "algorithm" bandwidth: size / time). Every GPU of a
-// node's chain sends each byte twice over NVLink (up, then down); a node's
-// NICs carry, per direction, S/2 for each edge it has in each of NCCL's two
-// trees (nccl_tree_network_load: S on two nodes, 1.5 S on three, 2 S from
-// four on). So, as a rate per direction before the trees' factor 2,
-//   link = NVLink rate (one node); min(NVLink, 2 x node network / load)
-//          across nodes; the node network alone with one GPU per node
+// Tree (all-reduce; "algorithm" bandwidth: size / time). An inner GPU of a
+// node's chain sends each byte twice over NVLink (up, then down); a chain of
+// two GPUs has no inner GPU and each end sends it once; a node's NICs carry,
+// per direction, S/2 for each edge it has in each of NCCL's two trees
+// (nccl_tree_network_load: S on two nodes, 1.5 S on three, 2 S from four on).
+// So, as a rate per direction before the trees' factor 2, with chain = NVLink
+// rate (3 or more GPUs per node) or 2 x NVLink rate (2 GPUs per node),
+//   link = chain (one node); min(chain, 2 x node network / load) across
+//          nodes; the node network alone with one GPU per node
 //   as it runs: Simple bus = min(link, channels x tree-max-per-channel[bucket]);
 //     LL128 bus = min(link x tree-ll128-factor[bucket], channels x
 //     tree-ll128-max-per-channel[bucket]), with the channels the kernels run
