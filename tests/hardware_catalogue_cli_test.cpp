@@ -4,6 +4,7 @@
 // implausible network file, memory sizes with their unit, `dtcalc preset`.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -113,6 +114,27 @@ TEST_CASE("catalogue errors name the flag, or the file and line") {
         CHECK(resolve_error_with(dir, "a100-80gb-sxm", "own", 2, std::nullopt) ==
               dir + ":7:22: payload-efficiency: expected a fraction in (0, 1], got 1.5");
     }
+}
+
+TEST_CASE("a device on another generation's NCCL tables says so") {
+    // A copy of b200.toml's NCCL facts (sm 100) that names the Hopper tables.
+    const std::string file = write_temp_file(
+        "catalogue-sm/devices/sm100-on-hopper.toml",
+        "name = \"sm100-on-hopper\"\ndescription = \"x\"\nsources = [\"x\"]\ntdp-watts = 1000\nmemory-type = \"x\"\n"
+        "[compute]\npeak-tflops-bf16 = 2250\nhbm-bandwidth-gbps = 8000\nhbm-capacity-gib = 180\n"
+        "efficiency-assumed-from = \"h100-sxm\"\n"
+        "[interconnect]\nfabric = \"nvswitch\"\nlinks-per-gpu = 18\nlink-bandwidth-gbps = 50.0\nlatency-ns = 936.25\n"
+        "max-gpus-per-node = 8\npcie-gen = 5\npcie-lanes = 16\n"
+        "[node]\nname = \"x\"\ngpus = 8\nnic = \"ndr400\"\nnics = 8\nhost-cpu = \"intel\"\n"
+        "[nccl]\nsm = 100\nnvlink-bandwidth-per-link = 40.1\nnvls = true\ntables = \"hopper\"\n");
+    SystemSource s;
+    s.gpu = "sm100-on-hopper";
+    const std::string root = std::filesystem::path(file).parent_path().parent_path().string();
+    const ResolvedSystem r = resolve_system(s, {root, DTCALC_PRESETS_DIR});
+    REQUIRE(r.system.nccl());
+    const std::vector<std::string>& assumed = r.system.nccl()->assumed;
+    CHECK(std::find(assumed.begin(), assumed.end(),
+                    "NCCL's sm90 tables (hopper) for sm100-on-hopper (sm100)") != assumed.end());
 }
 
 TEST_CASE("a NIC that borrows its calibration keeps the rates it gives itself") {
@@ -267,10 +289,12 @@ TEST_CASE("collective on the nccl backend notes the constants taken from other h
           std::string::npos);
     CHECK(a100.out.find("dtcalc: note: nccl backend: alltoall-nvlink-efficiency from the H100 fit, unvalidated\n") !=
           std::string::npos);
-    // b200.toml: sm 100 on NCCL's sm90 tables.
+    // b200.toml: NCCL's sm100 tables (blackwell.toml), with three rates of the H100 fit.
     const auto b200 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --gpu b200 --format csv");
-    CHECK(b200.out.find("dtcalc: note: nccl backend: NCCL's sm90 tables (hopper) for b200 (sm100), unvalidated\n") !=
+    REQUIRE(b200.exit_code == 0);
+    CHECK(b200.out.find("dtcalc: note: nccl backend: nvls-pipeline-bytes from the H100 fit, unvalidated\n") !=
           std::string::npos);
+    CHECK(b200.out.find("tables") == std::string::npos);
     // The calibrated H100/NDR cluster has nothing to note; nor has another backend.
     const auto h100 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --preset h100-ib-ndr400 --format csv");
     CHECK(h100.out.find("note") == std::string::npos);

@@ -90,7 +90,7 @@ TEST_CASE("the four NCCL presets load, with the nccl backend and their stated co
     CHECK(a100.system.nccl()->hardware.nvlink_link_gbps == 20.0);  // SM80_NVLINK_BW
     CHECK(a100.system.nccl()->hardware.pcie_gbps() == 24.0);       // Gen4 x16
     CHECK(a100.system.nccl()->hardware.net_overhead_us() == 2.0);  // AMD EPYC host
-    CHECK(a100.system.nccl()->ll128_max_bandwidth_per_channel == 20.0);  // Ampere perChMaxRingLL128Bws
+    CHECK(a100.system.nccl()->ll128_max_bandwidth_per_channel == NcclPerNodeBucket{20.0, 20.0, 20.0});  // Ampere perChMaxRingLL128Bws
 }
 
 TEST_CASE("the multi-node presets share their node's NCCL constants") {
@@ -137,6 +137,18 @@ TEST_CASE("bad [nccl] tables name file, line and key") {
         CHECK(error_of(path) == path + ":" + std::to_string(line) +
                                     ":17: nccl.nvls-channels: NCCL runs at most 64 channels, got 128");
     }
+    SUBCASE("NVLS channels for one node and several, as a list of the wrong length") {
+        const auto [path, line] = edited_preset("nccl_ch2.toml", "nvls-channels", "nvls-channels = [24, 32, 32]");
+        CHECK(error_of(path) == path + ":" + std::to_string(line) +
+                                    ":17: nccl.nvls-channels: expected a number, or a list of 2 (one node, several nodes)");
+    }
+    SUBCASE("a per-node-bucket figure as a list of the wrong length") {
+        const auto [path, line] = edited_preset("nccl_ll128.toml", "ll128-max-bandwidth-per-channel",
+                                                "ll128-max-bandwidth-per-channel = [34.5, 34.6]");
+        CHECK(error_of(path) == path + ":" + std::to_string(line) +
+                                    ":35: nccl.protocol.ll128-max-bandwidth-per-channel: expected a number, or a list "
+                                    "of 3 (one node, two nodes, more)");
+    }
     SUBCASE("an unknown host CPU vendor") {
         const auto [path, line] = edited_preset("nccl_cpu.toml", "cpu-vendor", "cpu-vendor = \"arm\"");
         CHECK(error_of(path) == path + ":" + std::to_string(line) +
@@ -146,7 +158,7 @@ TEST_CASE("bad [nccl] tables name file, line and key") {
         const auto [path, line] = edited_preset("nccl_sm.toml", "sm = 90", "sm = 9");
         CHECK(error_of(path) ==
               path + ":" + std::to_string(line) +
-                  ":6: nccl.hardware.sm: expected a compute capability x 10 (80 Ampere, 90 Hopper)");
+                  ":6: nccl.hardware.sm: expected a compute capability x 10 (80 Ampere, 90 Hopper, 100 Blackwell)");
     }
     SUBCASE("an unknown key") {
         const auto [path, line] = edited_preset("nccl_key.toml", "nvls-efficiency", "nvls-eficiency = 0.85");

@@ -20,12 +20,17 @@ struct Run {
     int channels = 0;
 };
 
+inline Run run(const System& system, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1,
+               long long gpus = 8, const NcclForce& force = {}) {
+    const Network network = shape_cluster(system.network, nodes, gpus);
+    const CollectiveResult r =
+        collective_time(network, system.config, system.backend, {kind, bytes, whole_network_group(network), force});
+    return {r.time_ns / 1000.0, std::string(r.algorithm), r.nics, r.channels};
+}
+
 inline Run run(const Preset& preset, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1,
                long long gpus = 8, const NcclForce& force = {}) {
-    const Network network = shape_cluster(preset.system.network, nodes, gpus);
-    const CollectiveResult r = collective_time(network, preset.system.config, preset.system.backend,
-                                               {kind, bytes, whole_network_group(network), force});
-    return {r.time_ns / 1000.0, std::string(r.algorithm), r.nics, r.channels};
+    return run(preset.system, kind, bytes, nodes, gpus, force);
 }
 
 inline constexpr std::uint64_t MiB = 1u << 20;

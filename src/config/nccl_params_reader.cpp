@@ -29,11 +29,26 @@ std::array<double, N> numbers(ConfigTableReader& r, std::string_view key) {
     return out;
 }
 
-int channels(ConfigTableReader& r, std::string_view key) {
-    const ConfigValue& v = r.required(key);
+int channel_count(const ConfigValue& v) {
     const int n = as_positive_integer(v);
     if (n > 64) fail_at(v, "NCCL runs at most 64 channels, got " + std::to_string(n));
     return n;
+}
+
+int channels(ConfigTableReader& r, std::string_view key) { return channel_count(r.required(key)); }
+
+// A figure NCCL states per node bucket (one node, two nodes, more): one number
+// for all three, or a list of three.
+NcclPerNodeBucket per_node_bucket(ConfigTableReader& r, std::string_view key) {
+    const ConfigValue& v = r.required(key);
+    if (v.type != ConfigValue::Type::List) {
+        const double x = as_positive_number(v);
+        return {x, x, x};
+    }
+    if (v.items.size() != 3) fail_at(v, "expected a number, or a list of 3 (one node, two nodes, more)");
+    NcclPerNodeBucket out{};
+    for (std::size_t i = 0; i < 3; ++i) out[i] = as_positive_number(v.items[i]);
+    return out;
 }
 
 NcclPerAlgorithm per_algorithm(const ConfigValue& table) {
@@ -58,7 +73,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         NcclHardware& hw = p.hardware;
         const ConfigValue& sm = h.required("sm");
         hw.sm = as_positive_integer(sm);
-        if (hw.sm < 60 || hw.sm > 120) fail_at(sm, "expected a compute capability x 10 (80 Ampere, 90 Hopper)");
+        if (hw.sm < 60 || hw.sm > 120) fail_at(sm, "expected a compute capability x 10 (80 Ampere, 90 Hopper, 100 Blackwell)");
         const ConfigValue& links = h.required("nvlinks-per-gpu");
         hw.nvlinks_per_gpu = static_cast<int>(as_non_negative_number(links));
         if (hw.nvlinks_per_gpu != as_non_negative_number(links) || hw.nvlinks_per_gpu > 64)
@@ -83,7 +98,17 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.nvls = r.boolean_flag("nvls");
     p.nvls_efficiency = fraction_or_zero(r.required("nvls-efficiency"));
     if (p.nvls && p.nvls_efficiency == 0) fail_at(r.required("nvls-efficiency"), "must be > 0 when nvls = true");
-    p.nvls_channels = channels(r, "nvls-channels");
+    {
+        // One count for one node and several, or [one node, several nodes].
+        const ConfigValue& v = r.required("nvls-channels");
+        if (v.type == ConfigValue::Type::List) {
+            if (v.items.size() != 2) fail_at(v, "expected a number, or a list of 2 (one node, several nodes)");
+            p.nvls_channels = channel_count(v.items[0]);
+            p.nvls_channels_across_nodes = channel_count(v.items[1]);
+        } else {
+            p.nvls_channels = p.nvls_channels_across_nodes = channel_count(v);
+        }
+    }
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
     p.network_alltoall_efficiency = fraction(r.required("network-alltoall-efficiency"));
@@ -98,7 +123,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         p.ll_bandwidth_factor = fraction(c.required("ll-bandwidth-factor"));
         p.ll128_bandwidth_factor = fraction(c.required("ll128-bandwidth-factor"));
         p.ll_max_bus_bandwidth = numbers<3>(c, "ll-max-bus-bandwidth");
-        p.ll128_max_bandwidth_per_channel = c.positive_number("ll128-max-bandwidth-per-channel");
+        p.ll128_max_bandwidth_per_channel = per_node_bucket(c, "ll128-max-bandwidth-per-channel");
         p.step_bytes = numbers<kNcclProtocols>(c, "step-bytes");
         p.nvls_pipeline_bytes = c.non_negative_number("nvls-pipeline-bytes");
         c.finish();

@@ -4,7 +4,7 @@
 // its constants. Unknown keys, wrong types, negative values, fractions above 1
 // and lists of the wrong length are errors naming the key.
 //
-//   [nccl]               nvls, nvls-efficiency, nvls-channels,
+//   [nccl]               nvls, nvls-efficiency, nvls-channels (or [one node, several]),
 //                        alltoall-nvlink-efficiency, network-p2p-efficiency,
 //                        network-alltoall-efficiency, ring-network-channel-bandwidth,
 //                        ring-network-slice-overhead-us, ring-plateau-factor
@@ -12,7 +12,7 @@
 //                        nics-per-node, gpus-per-nic, pcie-gen, pcie-lanes,
 //                        cpu-vendor ("intel" | "amd")
 //   [nccl.protocol]      ll128, ll-bandwidth-factor, ll128-bandwidth-factor,
-//                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel,
+//                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel (or [3]),
 //                        step-bytes [LL, LL128, Simple], nvls-pipeline-bytes
 //   [nccl.tree]          bandwidth-factor, ll-bandwidth-factor,
 //                        ll128-bandwidth-factor [3], max-bandwidth-per-channel [3],

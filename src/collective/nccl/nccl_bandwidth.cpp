@@ -121,7 +121,8 @@ NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, cons
         if (protocol == NcclProtocol::LL128) {
             // Through the NICs LL128 moves its lines' data share, at most the
             // protocol's per-channel cap (the NVLink side keeps NCCL's 0.92).
-            bus = std::min({bus, network * kLl128LineDataFraction, graph * params.ll128_max_bandwidth_per_channel});
+            bus = std::min({bus, network * kLl128LineDataFraction,
+                            graph * params.ll128_max_bandwidth_per_channel[shape.node_bucket()]});
         } else {
             bus = std::min(bus, nccl_ring_rate_on(std::min(rates.nvlink_gbps, network), graph, shape, params, protocol)
                                     .bus_gbps);
@@ -143,7 +144,7 @@ NcclRingRate nccl_ring_rate_on(double link_gbps, double graph_channels, const Nc
             break;
         case NcclProtocol::LL128:
             out.bus_gbps = std::min(out.bus_gbps * params.ll128_bandwidth_factor,
-                                    graph_channels * params.ll128_max_bandwidth_per_channel);
+                                    graph_channels * params.ll128_max_bandwidth_per_channel[shape.node_bucket()]);
             break;
         case NcclProtocol::Simple: break;
     }

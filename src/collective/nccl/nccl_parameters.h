@@ -71,7 +71,8 @@ struct NcclParameters {
     // --- NVLS ---
     bool nvls = false;                      ///< NVSwitch with multicast/in-switch reduction
     double nvls_efficiency = 0;             ///< NCCL: nvlsEfficiency (Hopper 0.85)
-    int nvls_channels = 1;                  ///< NCCL: NVLS_NCHANNELS_SM90 (16)
+    int nvls_channels = 1;                  ///< one node (NCCL: NVLS_NCHANNELS_SM90 16, _SM100_NVL 24)
+    int nvls_channels_across_nodes = 1;     ///< several nodes (NCCL: NVLS_NCHANNELS_SM90 16, _SM100 32)
 
     // --- Calibrated data rates (each labelled in the preset with its data) ---
     double alltoall_nvlink_efficiency = 0;  ///< all-to-all NVLink data rate = NVLink bandwidth x this
@@ -88,7 +89,7 @@ struct NcclParameters {
     double ll_bandwidth_factor = 0;                ///< LL carries 8 data bytes per 16 (NCCL: 0.5)
     double ll128_bandwidth_factor = 0;             ///< LL128 carries 120 of 128 bytes (NCCL: 0.92)
     NcclPerNodeBucket ll_max_bus_bandwidth{};      ///< GB/s cap on LL bus bandwidth
-    double ll128_max_bandwidth_per_channel = 0;    ///< GB/s per ring channel
+    NcclPerNodeBucket ll128_max_bandwidth_per_channel{};  ///< GB/s per ring channel
     NcclPerProtocol step_bytes{};                  ///< payload of one pipeline step per channel
     double nvls_pipeline_bytes = 0;                ///< per NVLS channel before the pipeline is full
 

@@ -39,10 +39,14 @@ bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates
     return false;
 }
 
-double tree_correction(const NcclParameters& params, NcclProtocol protocol, std::uint64_t bytes) {
+// NCCL's treeCorrectionFactor (tuning.cc, ncclTopoGetAlgoTime) for a size of
+// 64 B x 2^i, applied for i < `sizes`: a tree all-reduce takes the first 23
+// of its 24 entries, an NVLS-tree all-reduce all 24, on Blackwell (sm100) and
+// later x86 hosts only.
+double tree_correction(const NcclParameters& params, NcclProtocol protocol, std::uint64_t bytes, int sizes) {
     if (bytes < 64) return 1.0;
     const int log_size = nccl_floor_log2(static_cast<std::int64_t>(bytes >> 6));
-    if (log_size >= kNcclTreeCorrectionSizes - 1) return 1.0;
+    if (log_size >= sizes) return 1.0;
     return params.tree_correction[static_cast<std::size_t>(protocol)][static_cast<std::size_t>(log_size)];
 }
 
@@ -76,7 +80,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
         case NcclAlgorithm::Tree:
             latency = nccl_tree_latency_ns(shape, params, protocol);
             bandwidth = nccl_tree_algbw_on(link, topo.tree.channels, shape, params, protocol) *
-                        tree_correction(params, protocol, bytes);
+                        tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes - 1);
             break;
         case NcclAlgorithm::Nvls: {
             const double channels = topo.nvls.channels;
@@ -95,6 +99,8 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             const double cap =
                 params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
             bandwidth = channels * std::min({intra, inter, cap}) * n / steps;
+            if (params.hardware.sm >= 100 && kind == CollectiveKind::AllReduce)
+                bandwidth *= tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes);
             latency = nccl_nvls_tree_latency_ns(shape, params);
             break;
         }

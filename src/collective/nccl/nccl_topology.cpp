@@ -149,7 +149,7 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
                 }
         if (intra > 0) {
             t.nvls = {heads, intra, inter};
-            t.nvls_channels = params.nvls_channels;
+            t.nvls_channels = multi_node ? params.nvls_channels_across_nodes : params.nvls_channels;
         }
     }
 
