@@ -526,3 +526,25 @@ TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
                               NcclAlgorithm::NvlsTree, NcclProtocol::Simple, {}) ==
           doctest::Approx(67788.417).epsilon(1e-7));
 }
+
+TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables it") {
+    // tuning.cc (ncclTopoTuneModel): LL128 is on by default only where the
+    // graph's intra-node path is NVLink or closer (typeIntra <= PATH_NVB).
+    // H100 PCIe cards meet over PCIe: 1 x 4, all-reduce, 1 MiB, where NCCL's
+    // tuning would rate the ring/LL128 fastest if it were on.
+    SystemSource source;
+    source.gpu = "h100-pcie";
+    source.nic = "ndr400";
+    source.nodes = 4;
+    source.gpus_per_node = 4;
+    const System pcie = resolve_system(source, kDirs).system;
+    const Run chosen = run(pcie, CollectiveKind::AllReduce, MiB, 1, 4);
+    CHECK(chosen.algorithm.find("LL128") == std::string::npos);
+    // NCCL_PROTO=LL128 turns it on.
+    CHECK(run(pcie, CollectiveKind::AllReduce, MiB, 1, 4, NcclForce::only(std::nullopt, NcclProtocol::LL128))
+              .algorithm == "ring/LL128");
+    // Across nodes with one GPU each there is no GPU-to-GPU path in the node:
+    // LL128 stays available by default (a 4 x 1 ring/LL128 as NCCL's choice).
+    const Run one_gpu = run(pcie, CollectiveKind::AllGather, 2 * MiB, 4, 1);
+    CHECK(one_gpu.algorithm == "ring/LL128");
+}

@@ -15,10 +15,19 @@ bool is_group_collective(CollectiveKind kind) {
            kind == CollectiveKind::ReduceScatter;
 }
 
+// NCCL enables LL128 by default only where the graph's GPU-to-GPU path inside
+// a node is NVLink or closer (tuning.cc, ncclTopoTuneModel: typeIntra <=
+// PATH_NVB): not between GPUs that meet over PCIe. One GPU per node has no
+// such path (PATH_LOC). NCCL_PROTO=LL128 turns it on regardless.
+bool ll128_by_default(const NcclParameters& params, const NcclShape& shape) {
+    return params.ll128 && (shape.gpus_per_node <= 1 || params.hardware.nvlinks_per_gpu > 0);
+}
+
 bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
              const NcclForce& force, NcclAlgorithm algorithm, NcclProtocol protocol) {
     if (!is_group_collective(kind) || shape.ranks <= 1) return false;
-    if (!force.algorithm_enabled(kind, algorithm) || !force.protocol_enabled(kind, protocol, params.ll128))
+    if (!force.algorithm_enabled(kind, algorithm) ||
+        !force.protocol_enabled(kind, protocol, ll128_by_default(params, shape)))
         return false;
     const bool simple = protocol == NcclProtocol::Simple;
     const bool all_reduce = kind == CollectiveKind::AllReduce;
@@ -143,7 +152,7 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
             }
         }
         throw InputError({"", 0, 0, "nccl"},
-                         "NCCL_ALGO / NCCL_PROTO leave " + nccl_force_summary(force, kind, params.ll128) + " for " +
+                         "NCCL_ALGO / NCCL_PROTO leave " + nccl_force_summary(force, kind, ll128_by_default(params, shape)) + " for " +
                              std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +
                              " GPUs in " + std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
                              ", and none of them runs there (available: " +
