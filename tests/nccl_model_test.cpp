@@ -14,11 +14,8 @@
 
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_model.h"
-#include "collective/nccl/nccl_selection.h"
-#include "collective/nccl/nccl_shape.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
-#include "config/system_source.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
 #include "nccl_run.h"
@@ -314,76 +311,6 @@ TEST_CASE("one GPU per node: NCCL's latency holds each step's network latency, t
     CHECK(tree.us == doctest::Approx(67.06677).epsilon(1e-6));
 }
 
-TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per direction, the node's chain twice") {
-    // On two nodes each of NCCL's two trees is one edge between the nodes: a
-    // node's NICs send its half up one tree and the other half down the other,
-    // S per direction, while every GPU of the chain inside the node sends each
-    // byte twice (up and down), 2S. Beyond two nodes an inner node's NICs also
-    // carry 2S. So the tree's link (halved by the tree's factor 2) is
-    // min(NVLink, 2 x node network) on two nodes, the doubled network alone with
-    // one GPU per node (NCCL's tuning: `nNodes <= 2 ? bwIntra : bwInter`; its
-    // maintainers: "2x less traffic on the network than on the intra-node
-    // connections", NVIDIA/nccl#946). Forced tree/Simple, 16 GiB, H100 NDR.
-    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
-    const NcclForce tree_simple = NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::Simple);
-    // The tree as it runs streams at its links' rate: NCCL's 0.92 and its
-    // per-channel caps, taken per graph channel, steer its choice only (the
-    // caps here apply per running channel, twice the graph's, and do not bind).
-    // 2 x 1: one NIC at its payload 49.15, doubled: 98.3; bus min(98.3, 4
-    // channels x 41.4 = 165.6) = 98.3, algbw 49.15 GB/s (one H100 per node over
-    // NDR, NCCL_ALGO=Tree: "busbw is 50" at its largest sizes, NVIDIA/nccl-tests#232,
-    // where NCCL's tuning says 41.4; the network rate of the other shapes' 2S
-    // rule would give half). 17179869184 / 49.15 = 349539556.1 ns; latency 8.4
-    // + 2 x (0 x 4.0 + 1 x 14) = 36.4 us.
-    const Run g1 = run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 1, tree_simple);
-    CHECK(g1.algorithm == "tree/Simple");
-    CHECK(g1.us == doctest::Approx(349575.9561).epsilon(1e-7));
-    // 2 x 2: two NICs, 8 channels, four each: a 512 KiB step per send at
-    // 512 KiB / (10666.9 ns + 14000 ns) = 21.25 GB/s per channel, so the NICs
-    // bind, 2 x 49.15 = 98.3, doubled 196.6 (below NVLink's 360); bus min(196.6,
-    // 8 x 41.4 = 331.2) = 196.6, algbw 98.3: 174769778.1 ns; latency 8.4 + 2 x
-    // (1 x 4.0 + 1 x 14) = 44.4 us.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 2, tree_simple).us ==
-          doctest::Approx(174814.1781).epsilon(1e-7));
-    // 2 x 4: 4 NICs, 196.6, doubled 393.2 > 360: NVLink binds; bus min(360, 16
-    // x 41.4 = 662.4) = 360, algbw 180: 95443717.7 ns; latency 8.4 + 2 x (3 x
-    // 4.0 + 14) = 60.4 us. Before the two-node rule the NICs halved it (88.3 algbw).
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 4, tree_simple).us ==
-          doctest::Approx(95504.1177).epsilon(1e-7));
-    // 4 x 4: an inner node's NICs carry 2S: link min(360, 2 x 196.6 / 2) =
-    // 196.6; bus min(196.6, 16 x 36.0 = 576) = 196.6, algbw 98.3 GB/s:
-    // 174769778.1 ns; latency 8.4 + 2 x (3 x 4.0 + 2 x 14) = 88.4 us.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 4, 4, tree_simple).us ==
-          doctest::Approx(174858.1781).epsilon(1e-7));
-    // 3 x 4: NCCL's two trees over three nodes give the busiest node three
-    // edges (nccl_tree_network_load 1.5): link min(360, 2 x 196.6 / 1.5 =
-    // 262.13) = 262.13, algbw 131.07 GB/s: 131077333.9 ns; latency 8.4 + 2 x
-    // (3 x 4.0 + 1 x 14) = 60.4 us.
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 3, 4, tree_simple).us ==
-          doctest::Approx(131137.7339).epsilon(1e-6));
-}
-
-
-TEST_CASE("a tree on one node: an inner GPU of the chain sends each byte twice, a chain of two once") {
-    // NCCL_ALGO=Tree on one node runs a chain. Simple splits each GPU's threads
-    // between the reduce going up and the broadcast coming down
-    // (src/device/all_reduce.h, runTreeSplit), so both directions stream at once:
-    // an inner GPU sends each byte up and down, 2S; the two ends send it once.
-    // The node's NVLink rate is NCCL's graph, 12 channels x 30 GB/s = 360 GB/s;
-    // 24 channels run, each capped at 38.7 GB/s (929 GB/s, not binding). 4 GiB.
-    const Preset h100 = load_preset("hgx-h100", kDirs);
-    const NcclForce tree_simple = NcclForce::only(NcclAlgorithm::Tree, NcclProtocol::Simple);
-    // 2 GPUs: no inner GPU, algbw 360 GB/s as the ring's: 4294967296 / 360 =
-    // 11930464.7 ns; latency 8.4 + 2 x (1 x 4.0) = 16.4 us.
-    const Run two = run(h100, CollectiveKind::AllReduce, 4 * GiB, 1, 2, tree_simple);
-    CHECK(two.algorithm == "tree/Simple");
-    CHECK(two.us == doctest::Approx(11946.8647).epsilon(1e-7));
-    // 4 GPUs: the two inner GPUs send 2S, algbw 180 GB/s: 23860929.4 ns;
-    // latency 8.4 + 2 x (3 x 4.0) = 32.4 us.
-    CHECK(run(h100, CollectiveKind::AllReduce, 4 * GiB, 1, 4, tree_simple).us ==
-          doctest::Approx(23893.3294).epsilon(1e-7));
-}
-
 TEST_CASE("--algo ring forces the ring, as NCCL_ALGO=Ring does") {
     const Preset h100 = load_preset("hgx-h100", kDirs);
     const Run r = run(h100, CollectiveKind::AllReduce, GiB, 1, 8, NcclForce::only(NcclAlgorithm::Ring, std::nullopt));
@@ -462,89 +389,4 @@ TEST_CASE("the nccl backend without NCCL parameters is an error") {
         CHECK(std::string(e.what()) ==
               "backend: the nccl backend needs a preset with an [nccl] table (e.g. hgx-h100, h100-ib-ndr400)");
     }
-}
-
-TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
-    // b200.toml: 18 NVLinks x SM100_NVLINK_BW 40.1 = 721.8 GB/s; 8 NDR NICs.
-    SystemSource source;
-    source.gpu = "b200";
-    source.nodes = 2;
-    const System b200 = resolve_system(source, kDirs).system;
-    const NcclParameters& p = *b200.nccl();
-    // One node: sm100 intra steps 90, 80, 70, 60, 50, 45, 40 ...: 8 x 90 = 720
-    // (80, 60 and 45 give 720 too, not more; 40 < 0.49 x 90 stops); dup (90 >=
-    // 50) to 16 x 45; pass 2 finds no faster step for 16 (50 gives 14). Postset
-    // 32 channels. NVLS: 8 heads, (8 + 1) s <= 721.8: s = 80;
-    // NVLS_NCHANNELS_SM100_NVL 24 channels on one node, NVLS_NCHANNELS_SM100 32
-    // across nodes.
-    const NcclTopology one = nccl_topology(p, 8, 1, 0);
-    CHECK(one.ring.channels == 16);
-    CHECK(one.ring.bw_intra == 45.0);
-    CHECK(one.channels == 32);
-    CHECK(one.nvls.bw_intra == 80.0);
-    CHECK(one.nvls_channels == 24);
-    CHECK(nccl_topology(p, 8, 2, 50.0).nvls_channels == 32);
-
-    // 1 x 8 all-reduce, 8 GiB. NCCL's choice: NVLS, 8 heads x (80 x nvlsEfficiency
-    // 0.74 x 7/8 x 2 = 103.6) = 828.8 GB/s bus, 473.6 algbw, 25 us, over the ring's
-    // 16 x 45 = 720 bus (411.4 algbw, 8.4 + 14 x 3.4 = 56 us). As it runs: 0.74 x
-    // 720 x 8/9 = 473.6 GB/s: 8589934592 / 473.6 = 18137530.8 ns; latency 25 us;
-    // fill 712900 B per channel over 473.6 / 24 GB/s = 36126.7 ns: 18198.6575 us.
-    const Run nvls = run(b200, CollectiveKind::AllReduce, 8 * GiB, 1, 8);
-    CHECK(nvls.algorithm == "nvls/Simple");
-    CHECK(nvls.channels == 24);
-    CHECK(nvls.us == doctest::Approx(18198.6575).epsilon(1e-7));
-
-    // A forced ring/LL128 all-gather, 1 x 8, 4 GiB: bus min(720 x 0.92 = 662.4,
-    // 16 graph channels x perChMaxRingLL128Bws 34.5 (Blackwell, one node) = 552)
-    // = 552 GB/s (Hopper's 36.7 would give 587.2); 32 channels at 17.25 GB/s each.
-    // Latency 14.0 + 7 x 1.9 = 27.3 us; fill min(4 GiB / (8 x 32), 576000) /
-    // 17.25 = 33391.3 ns; 4294967296 x 7/8 / 552 = 6808145.6 ns: 6868.8369 us.
-    const Run ll128 = run(b200, CollectiveKind::AllGather, 4 * GiB, 1, 8,
-                          NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::LL128));
-    CHECK(ll128.algorithm == "ring/LL128");
-    CHECK(ll128.us == doctest::Approx(6868.8369).epsilon(1e-7));
-
-    // From sm100 on, NCCL's choice derates NVLS-tree all-reduce by its tree
-    // correction (tuning.cc, ncclTopoGetAlgoTime; x86 hosts). 2 x 8, 256 KiB
-    // (64 B x 2^12: Simple's factor 0.5). NVLS-tree: 8 heads (one per NIC); the
-    // inter-node speeds from min(NIC 50, PCIe 48) = 48: intra 48 (9 x 48 <=
-    // 721.8), inter 48; per head min(48 x 0.74 x 7/8 x 2 = 62.16, 2 x 48 (two
-    // nodes), perChMaxNVLSTreeBws 96.0) = 62.16, x 8 x 16/30 = 265.216 GB/s
-    // algbw. Latency 25 + 2 x 1 x 20.9 = 66.8 us. 262144 / (265.216 x 0.5) =
-    // 1976.83 ns: 68776.83 ns.
-    const Network network = shape_cluster(b200.network, 2, 8);
-    const CommGroup group = whole_network_group(network);
-    const NcclShape shape = nccl_shape(group);
-    const NcclRates rates = nccl_rates(network, group, shape, p);
-    CHECK(nccl_tuning_time_ns(CollectiveKind::AllReduce, 256 * 1024, shape, rates, p, NcclAlgorithm::NvlsTree,
-                              NcclProtocol::Simple, {}) == doctest::Approx(68776.834).epsilon(1e-7));
-    // On Hopper (sm 90) NCCL does not derate NVLS-tree: the same rates give 988.42 ns.
-    NcclParameters hopper_rule = p;
-    hopper_rule.hardware.sm = 90;
-    CHECK(nccl_tuning_time_ns(CollectiveKind::AllReduce, 256 * 1024, shape, rates, hopper_rule,
-                              NcclAlgorithm::NvlsTree, NcclProtocol::Simple, {}) ==
-          doctest::Approx(67788.417).epsilon(1e-7));
-}
-
-TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables it") {
-    // tuning.cc (ncclTopoTuneModel): LL128 is on by default only where the
-    // graph's intra-node path is NVLink or closer (typeIntra <= PATH_NVB).
-    // H100 PCIe cards meet over PCIe: 1 x 4, all-reduce, 1 MiB, where NCCL's
-    // tuning would rate the ring/LL128 fastest if it were on.
-    SystemSource source;
-    source.gpu = "h100-pcie";
-    source.nic = "ndr400";
-    source.nodes = 4;
-    source.gpus_per_node = 4;
-    const System pcie = resolve_system(source, kDirs).system;
-    const Run chosen = run(pcie, CollectiveKind::AllReduce, MiB, 1, 4);
-    CHECK(chosen.algorithm.find("LL128") == std::string::npos);
-    // NCCL_PROTO=LL128 turns it on.
-    CHECK(run(pcie, CollectiveKind::AllReduce, MiB, 1, 4, NcclForce::only(std::nullopt, NcclProtocol::LL128))
-              .algorithm == "ring/LL128");
-    // Across nodes with one GPU each there is no GPU-to-GPU path in the node:
-    // LL128 stays available by default (a 4 x 1 ring/LL128 as NCCL's choice).
-    const Run one_gpu = run(pcie, CollectiveKind::AllGather, 2 * MiB, 4, 1);
-    CHECK(one_gpu.algorithm == "ring/LL128");
 }

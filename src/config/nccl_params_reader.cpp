@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace dtcalc {
 namespace {
@@ -49,6 +51,15 @@ NcclPerNodeBucket per_node_bucket(ConfigTableReader& r, std::string_view key) {
     NcclPerNodeBucket out{};
     for (std::size_t i = 0; i < 3; ++i) out[i] = as_positive_number(v.items[i]);
     return out;
+}
+
+// NVLS channels: one count for one node and several, or [one node, several
+// nodes] (NCCL's _SM100_NVL and _SM100).
+std::pair<int, int> nvls_channel_counts(ConfigTableReader& r, std::string_view key) {
+    const ConfigValue& v = r.required(key);
+    if (v.type != ConfigValue::Type::List) return {channel_count(v), channel_count(v)};
+    if (v.items.size() != 2) fail_at(v, "expected a number, or a list of 2 (one node, several nodes)");
+    return {channel_count(v.items[0]), channel_count(v.items[1])};
 }
 
 NcclPerAlgorithm per_algorithm(const ConfigValue& table) {
@@ -98,17 +109,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.nvls = r.boolean_flag("nvls");
     p.nvls_efficiency = fraction_or_zero(r.required("nvls-efficiency"));
     if (p.nvls && p.nvls_efficiency == 0) fail_at(r.required("nvls-efficiency"), "must be > 0 when nvls = true");
-    {
-        // One count for one node and several, or [one node, several nodes].
-        const ConfigValue& v = r.required("nvls-channels");
-        if (v.type == ConfigValue::Type::List) {
-            if (v.items.size() != 2) fail_at(v, "expected a number, or a list of 2 (one node, several nodes)");
-            p.nvls_channels = channel_count(v.items[0]);
-            p.nvls_channels_across_nodes = channel_count(v.items[1]);
-        } else {
-            p.nvls_channels = p.nvls_channels_across_nodes = channel_count(v);
-        }
-    }
+    std::tie(p.nvls_channels, p.nvls_channels_across_nodes) = nvls_channel_counts(r, "nvls-channels");
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
     p.network_alltoall_efficiency = fraction(r.required("network-alltoall-efficiency"));

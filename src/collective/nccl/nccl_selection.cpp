@@ -151,8 +151,9 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
                 available += nccl_choice_name(algorithm, protocol);
             }
         }
+        const std::string left = nccl_force_summary(force, kind, ll128_by_default(params, shape));
         throw InputError({"", 0, 0, "nccl"},
-                         "NCCL_ALGO / NCCL_PROTO leave " + nccl_force_summary(force, kind, ll128_by_default(params, shape)) + " for " +
+                         "NCCL_ALGO / NCCL_PROTO leave " + left + " for " +
                              std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +
                              " GPUs in " + std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
                              ", and none of them runs there (available: " +

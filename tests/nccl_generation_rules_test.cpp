@@ -1,0 +1,103 @@
+// NCCL's rules that depend on the GPU generation and the node's links, on GPUs
+// from the hardware catalogue: Blackwell's tables (presets/nccl/blackwell.toml)
+// and LL128's default (on between NVLink peers only). Every expected value is
+// worked out by hand in the comment beside it.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "collective/collective_cost.h"
+#include "collective/nccl/nccl_selection.h"
+#include "collective/nccl/nccl_shape.h"
+#include "collective/nccl/nccl_topology.h"
+#include "config/system_source.h"
+#include "network/cluster_shape.h"
+#include "nccl_run.h"
+
+using namespace dtcalc;
+using namespace dtcalc::testing;
+
+TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
+    // b200.toml: 18 NVLinks x SM100_NVLINK_BW 40.1 = 721.8 GB/s; 8 NDR NICs.
+    SystemSource source;
+    source.gpu = "b200";
+    source.nodes = 2;
+    const System b200 = resolve_system(source, kDirs).system;
+    const NcclParameters& p = *b200.nccl();
+    // One node: sm100 intra steps 90, 80, 70, 60, 50, 45, 40 ...: 8 x 90 = 720
+    // (80, 60 and 45 give 720 too, not more; 40 < 0.49 x 90 stops); dup (90 >=
+    // 50) to 16 x 45; pass 2 finds no faster step for 16 (50 gives 14). Postset
+    // 32 channels. NVLS: 8 heads, (8 + 1) s <= 721.8: s = 80;
+    // NVLS_NCHANNELS_SM100_NVL 24 channels on one node, NVLS_NCHANNELS_SM100 32
+    // across nodes.
+    const NcclTopology one = nccl_topology(p, 8, 1, 0);
+    CHECK(one.ring.channels == 16);
+    CHECK(one.ring.bw_intra == 45.0);
+    CHECK(one.channels == 32);
+    CHECK(one.nvls.bw_intra == 80.0);
+    CHECK(one.nvls_channels == 24);
+    CHECK(nccl_topology(p, 8, 2, 50.0).nvls_channels == 32);
+
+    // 1 x 8 all-reduce, 8 GiB. NCCL's choice: NVLS, 8 heads x (80 x nvlsEfficiency
+    // 0.74 x 7/8 x 2 = 103.6) = 828.8 GB/s bus, 473.6 algbw, 25 us, over the ring's
+    // 16 x 45 = 720 bus (411.4 algbw, 8.4 + 14 x 3.4 = 56 us). As it runs: 0.74 x
+    // 720 x 8/9 = 473.6 GB/s: 8589934592 / 473.6 = 18137530.8 ns; latency 25 us;
+    // fill 712900 B per channel over 473.6 / 24 GB/s = 36126.7 ns: 18198.6575 us.
+    const Run nvls = run(b200, CollectiveKind::AllReduce, 8 * GiB, 1, 8);
+    CHECK(nvls.algorithm == "nvls/Simple");
+    CHECK(nvls.channels == 24);
+    CHECK(nvls.us == doctest::Approx(18198.6575).epsilon(1e-7));
+
+    // A forced ring/LL128 all-gather, 1 x 8, 4 GiB: bus min(720 x 0.92 = 662.4,
+    // 16 graph channels x perChMaxRingLL128Bws 34.5 (Blackwell, one node) = 552)
+    // = 552 GB/s (Hopper's 36.7 would give 587.2); 32 channels at 17.25 GB/s each.
+    // Latency 14.0 + 7 x 1.9 = 27.3 us; fill min(4 GiB / (8 x 32), 576000) /
+    // 17.25 = 33391.3 ns; 4294967296 x 7/8 / 552 = 6808145.6 ns: 6868.8369 us.
+    const Run ll128 = run(b200, CollectiveKind::AllGather, 4 * GiB, 1, 8,
+                          NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::LL128));
+    CHECK(ll128.algorithm == "ring/LL128");
+    CHECK(ll128.us == doctest::Approx(6868.8369).epsilon(1e-7));
+
+    // From sm100 on, NCCL's choice derates NVLS-tree all-reduce by its tree
+    // correction (tuning.cc, ncclTopoGetAlgoTime; x86 hosts). 2 x 8, 256 KiB
+    // (64 B x 2^12: Simple's factor 0.5). NVLS-tree: 8 heads (one per NIC); the
+    // inter-node speeds from min(NIC 50, PCIe 48) = 48: intra 48 (9 x 48 <=
+    // 721.8), inter 48; per head min(48 x 0.74 x 7/8 x 2 = 62.16, 2 x 48 (two
+    // nodes), perChMaxNVLSTreeBws 96.0) = 62.16, x 8 x 16/30 = 265.216 GB/s
+    // algbw. Latency 25 + 2 x 1 x 20.9 = 66.8 us. 262144 / (265.216 x 0.5) =
+    // 1976.83 ns: 68776.83 ns.
+    const Network network = shape_cluster(b200.network, 2, 8);
+    const CommGroup group = whole_network_group(network);
+    const NcclShape shape = nccl_shape(group);
+    const NcclRates rates = nccl_rates(network, group, shape, p);
+    CHECK(nccl_tuning_time_ns(CollectiveKind::AllReduce, 256 * 1024, shape, rates, p, NcclAlgorithm::NvlsTree,
+                              NcclProtocol::Simple, {}) == doctest::Approx(68776.834).epsilon(1e-7));
+    // On Hopper (sm 90) NCCL does not derate NVLS-tree: the same rates give 988.42 ns.
+    NcclParameters hopper_rule = p;
+    hopper_rule.hardware.sm = 90;
+    CHECK(nccl_tuning_time_ns(CollectiveKind::AllReduce, 256 * 1024, shape, rates, hopper_rule,
+                              NcclAlgorithm::NvlsTree, NcclProtocol::Simple, {}) ==
+          doctest::Approx(67788.417).epsilon(1e-7));
+}
+
+TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables it") {
+    // tuning.cc (ncclTopoTuneModel): LL128 is on by default only where the
+    // graph's intra-node path is NVLink or closer (typeIntra <= PATH_NVB).
+    // H100 PCIe cards meet over PCIe: 1 x 4, all-reduce, 1 MiB, where NCCL's
+    // tuning would rate the ring/LL128 fastest if it were on.
+    SystemSource source;
+    source.gpu = "h100-pcie";
+    source.nic = "ndr400";
+    source.nodes = 4;
+    source.gpus_per_node = 4;
+    const System pcie = resolve_system(source, kDirs).system;
+    const Run chosen = run(pcie, CollectiveKind::AllReduce, MiB, 1, 4);
+    CHECK(chosen.algorithm.find("LL128") == std::string::npos);
+    // NCCL_PROTO=LL128 turns it on.
+    CHECK(run(pcie, CollectiveKind::AllReduce, MiB, 1, 4, NcclForce::only(std::nullopt, NcclProtocol::LL128))
+              .algorithm == "ring/LL128");
+    // Across nodes with one GPU each there is no GPU-to-GPU path in the node:
+    // LL128 stays available by default (a 4 x 1 ring/LL128 as NCCL's choice).
+    const Run one_gpu = run(pcie, CollectiveKind::AllGather, 2 * MiB, 4, 1);
+    CHECK(one_gpu.algorithm == "ring/LL128");
+}
