@@ -219,9 +219,20 @@ TEST_CASE("the algorithm and protocol per size are NCCL's model's choice") {
 TEST_CASE("predicted times from the derived channels and rates") {
     const Preset node = load_preset("hgx-h100", kDirs);
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
-    // NVLS on 8 GPUs: 0.85 x 360 x 8/9 = 272 GB/s algbw; fill min(S/16,
-    // 712900) / (272/16) = 41935.3 ns; 1073741824 / 272 = 3947580.2 ns; + 25 us.
-    CHECK(run(node, CollectiveKind::AllReduce, GiB).us == doctest::Approx(4014.5155).epsilon(1e-7));
+    // NVLS on 8 GPUs (nccl_nvls_pipeline.h): 64 MiB per channel is not below
+    // 64 x 8 heads x 128 KiB, so NCCL keeps its 128 KiB chunk and NVLS runs at
+    // 0.85 x 360 x 8/9 = 272 GB/s algbw; one 16 x 8 x 128 KiB = 16 MiB loop
+    // fills: (1073741824 + 16777216) / 272 = 4009261.18 ns; + 25 us.
+    CHECK(run(node, CollectiveKind::AllReduce, GiB).us == doctest::Approx(4034.26118).epsilon(1e-7));
+    // 256 MiB: 16 MiB per channel < 64 MiB, so 64 KiB chunks and 8 MiB loops;
+    // each loop's 2.64 us: 1 / rate = 1/272 + 2640 x (1/8388608 - 1/16777216)
+    // ns/B = 0.00383383 -> 260.836 GB/s; 25 us + (268435456 + 8388608) / 260.836
+    // = 1086.2955 us (measured 1081.14 us). 32 MiB: 2 MiB per channel < 8 x 8 x
+    // 64 KiB, so 32 KiB chunks and 4 MiB loops: 1/272 + 2640 x (1/4194304 -
+    // 1/16777216) -> 241.0487 GB/s; 25 us + (33554432 + 4194304) / 241.0487 =
+    // 181.6021 us (measured 182.87 us).
+    CHECK(run(node, CollectiveKind::AllReduce, 256 * MiB).us == doctest::Approx(1086.2955).epsilon(1e-6));
+    CHECK(run(node, CollectiveKind::AllReduce, 32 * MiB).us == doctest::Approx(181.6021).epsilon(1e-6));
     // Ring all-gather on 8 GPUs: 32.2 us + fill 524288 / (360/24) = 34952.5 ns +
     // 1073741824 x 7/8 / 360 = 2609789.2 ns.
     const Run ag = run(node, CollectiveKind::AllGather, GiB);
@@ -247,24 +258,25 @@ TEST_CASE("predicted times from the derived channels and rates") {
     // NICs move 393.2 GB/s, once per direction on two nodes; NVLS inside the
     // node, 0.85 x 360 x 8/9 = 272 GB/s, is below that, and NCCL's per-head
     // figure below both: 8 heads x 57.7 (two nodes) x 16/30 = 246.1867 GB/s.
-    // Latency 25 + 2 x 1 x 20.9 = 66.8 us. Fill: NVLS inside the node 712900 /
-    // (272/16) = 41935.3 ns; the tree (depth 1) one 16 x 8 x 131072 B =
-    // 16777216 B loop up and one down, both at 272: 123361.9 ns; the loops
-    // after the first stream: (17179869184 - 16777216) / 246.1867 =
-    // 69715765.7 ns. In all 69947.86 us (measured on such nodes with NCCL
-    // 2.26.2, nccl-tests#309: 68652 us).
-    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(69947.863).epsilon(1e-7));
+    // Latency 25 + 2 x 1 x 20.9 = 66.8 us. Fill: one 16 x 8 x 131072 B =
+    // 16777216 B loop through the NVLS inside the node, 61680.9 ns (the
+    // default chunk: 272 GB/s, nccl_nvls_pipeline.h), then up the tree (depth
+    // 1) and down, both at 272: 123361.9 ns; the loops after the first stream:
+    // (17179869184 - 16777216) / 246.18667 = 69715756.2 ns. In all 69967.60 us
+    // (measured on such nodes with NCCL 2.26.2, nccl-tests#309: 68652 us).
+    CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 2, 8).us == doctest::Approx(69967.599).epsilon(1e-6));
     // Ten nodes of 8, 32 MiB NVLS-tree all-reduce: 2 MiB per channel, 64 KiB
     // chunks (4 nodes and more): 65536 / (65536/49.15 + 14000 ns) x 16 = 68.4 >
     // 49.15, the NICs carry 8 x 49.15 = 393.2 GB/s, twice per direction: 196.6
-    // GB/s (below NVLS's 272); the heads' figure 8 x 45.5 x 80/158 = 184.3038
-    // streams. Latency 25 + 2 x 3 x 20.9 = 150.4 us; fill 712900 / 17 =
-    // 41935.3 ns inside the node, and through the tree (depth 4, 8 MiB loops)
-    // 4 x 8388608 / 272 = 123361.9 ns up (the NICs' 393.2 to the climb alone,
-    // NVLS binding) and 4 x 8388608 / 196.6 = 170673.6 ns down; the three
-    // loops after the first stream: (33554432 - 8388608) / 184.3038 =
-    // 136545.3 ns. In all 622916.1 ns (measured: 798.5 us).
-    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(622.9161).epsilon(1e-6));
+    // GB/s (below NVLS's 260.836 with 64 KiB chunks, as on one node above);
+    // the heads' figure 8 x 45.5 x 80/158 = 184.3038 streams. Latency 25 + 2 x
+    // 3 x 20.9 = 150.4 us; fill: one 16 x 8 x 65536 = 8388608 B loop through
+    // NVLS inside the node, 8388608 / 260.836 = 32160.5 ns, and through the
+    // tree (depth 4) 4 x 8388608 / 260.836 = 128641.9 ns up (the NICs' 393.2
+    // to the climb alone, NVLS binding) and 4 x 8388608 / 196.6 = 170673.6 ns
+    // down; the three loops after the first stream: (33554432 - 8388608) /
+    // 184.3038 = 136545.3 ns. In all 618421.3 ns (measured: 798.5 us).
+    CHECK(run(ib, CollectiveKind::AllReduce, 32 * MiB, 10, 8).us == doctest::Approx(618.4213).epsilon(1e-6));
     // Ten nodes: NCCL's nvls-tree, 8 x min(59.5, 48, 45.5) x 80/158 = 184.3 GB/s
     // and 25 + 2 x 3 x 20.9 = 150.4 us, against the ring's 384 x 80/158 = 194.4
     // GB/s and 1.4 x 736.4 us: nvls-tree up to ~3.1 GB, the ring beyond. The NICs

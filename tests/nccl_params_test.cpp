@@ -109,7 +109,7 @@ TEST_CASE("the multi-node presets share their node's NCCL constants") {
         CHECK(a.network_p2p_efficiency == b.network_p2p_efficiency);
         CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
         CHECK(a.step_bytes == b.step_bytes);
-        CHECK(a.nvls_pipeline_bytes == b.nvls_pipeline_bytes);
+        CHECK(a.nvls_loop_overhead_us == b.nvls_loop_overhead_us);
         CHECK(a.tree_correction == b.tree_correction);
         CHECK(a.base_latency_us == b.base_latency_us);
         CHECK(a.nvlink_latency_us == b.nvlink_latency_us);
@@ -131,6 +131,13 @@ TEST_CASE("bad [nccl] tables name file, line and key") {
         const auto [path, line] = edited_preset("nccl_list.toml", "step-bytes", "step-bytes = [32768, 576000]");
         CHECK(error_of(path) ==
               path + ":" + std::to_string(line) + ":14: nccl.protocol.step-bytes: expected a list of 3 numbers");
+    }
+    SUBCASE("the NVLS fill of earlier presets names its replacement") {
+        const auto [path, line] = edited_preset("nccl_fill.toml", "step-bytes",
+                                                "step-bytes = [32768, 576000, 524288]\nnvls-pipeline-bytes = 712900");
+        CHECK(error_of(path) == path + ":" + std::to_string(line + 1) +
+                                    ":23: nccl.protocol.nvls-pipeline-bytes: nvls-pipeline-bytes was replaced by "
+                                    "[nccl] nvls-loop-overhead-us (us per NVLS loop; presets/nccl/hopper.toml has 2.64)");
     }
     SUBCASE("too many channels") {
         const auto [path, line] = edited_preset("nccl_ch.toml", "nvls-channels", "nvls-channels = 128");

@@ -110,6 +110,7 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.nvls_efficiency = fraction_or_zero(r.required("nvls-efficiency"));
     if (p.nvls && p.nvls_efficiency == 0) fail_at(r.required("nvls-efficiency"), "must be > 0 when nvls = true");
     std::tie(p.nvls_channels, p.nvls_channels_across_nodes) = nvls_channel_counts(r, "nvls-channels");
+    p.nvls_loop_overhead_us = r.non_negative_number("nvls-loop-overhead-us");
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
     p.network_alltoall_efficiency = fraction(r.required("network-alltoall-efficiency"));
@@ -126,7 +127,10 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         p.ll_max_bus_bandwidth = numbers<3>(c, "ll-max-bus-bandwidth");
         p.ll128_max_bandwidth_per_channel = per_node_bucket(c, "ll128-max-bandwidth-per-channel");
         p.step_bytes = numbers<kNcclProtocols>(c, "step-bytes");
-        p.nvls_pipeline_bytes = c.non_negative_number("nvls-pipeline-bytes");
+        if (c.has("nvls-pipeline-bytes"))
+            fail_at(c.required("nvls-pipeline-bytes"),
+                    "nvls-pipeline-bytes was replaced by [nccl] nvls-loop-overhead-us (us per NVLS loop; "
+                    "presets/nccl/hopper.toml has 2.64)");
         c.finish();
     }
     {

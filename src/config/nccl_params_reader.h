@@ -5,7 +5,7 @@
 // and lists of the wrong length are errors naming the key.
 //
 //   [nccl]               nvls, nvls-efficiency, nvls-channels (or [one node, several]),
-//                        alltoall-nvlink-efficiency, network-p2p-efficiency,
+//                        nvls-loop-overhead-us, alltoall-nvlink-efficiency, network-p2p-efficiency,
 //                        network-alltoall-efficiency, ring-network-channel-bandwidth,
 //                        ring-network-slice-overhead-us, ring-plateau-factor
 //   [nccl.hardware]      sm, nvlinks-per-gpu, nvlink-bandwidth-per-link, nvswitch,
@@ -13,7 +13,9 @@
 //                        cpu-vendor ("intel" | "amd")
 //   [nccl.protocol]      ll128, ll-bandwidth-factor, ll128-bandwidth-factor,
 //                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel (or [3]),
-//                        step-bytes [LL, LL128, Simple], nvls-pipeline-bytes
+//                        step-bytes [LL, LL128, Simple]
+//                        (nvls-pipeline-bytes, the former NVLS fill, is an error naming
+//                        its replacement)
 //   [nccl.tree]          bandwidth-factor, ll-bandwidth-factor,
 //                        ll128-bandwidth-factor [3], max-bandwidth-per-channel [3],
 //                        ll128-max-bandwidth-per-channel [3],

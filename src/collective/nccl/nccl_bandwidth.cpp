@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collective/nccl/nccl_nvls_pipeline.h"
+
 namespace dtcalc {
 namespace {
 
@@ -214,12 +216,14 @@ NcclNvlsTreeRates nccl_nvls_tree_rates(const NcclShape& shape, const NcclRates& 
                                        double chunk_bytes) {
     NcclNvlsTreeRates out;
     const double gpus = static_cast<double>(shape.gpus_per_node);
-    out.node_nvls = params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0);
     const int channels = rates.topology.nvls_channels > 0 ? rates.topology.nvls_channels : rates.topology.channels;
     // Every head runs every NVLS channel (src/device/all_reduce.h: each channel's
     // loop holds one chunk per head), so each NIC carries all the channels, each
     // sending one chunk at a time.
     const int heads = std::max(1, rates.topology.nvls.channels);
+    // The node's NVLS stage streams at its rate for this chunk (nccl_nvls_pipeline.h).
+    out.node_nvls = nccl_nvls_chunk_rate(params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0), channels,
+                                         heads, chunk_bytes, params.nvls_loop_overhead_us * 1e3);
     const double network =
         nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes, NcclProtocol::Simple);
     // The first loop climbs the tree with the NICs to itself (nccl_tree_pipeline.h).

@@ -49,8 +49,10 @@
 // multicasts its 1/n: S(1 + 1/n) per direction per GPU, so
 //   algbw = nvls-efficiency x NVLink rate x n/(n+1)
 // NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
+// These are the rates at NCCL's default 128 KiB chunk; smaller chunks stream
+// slower by each loop's cost (nccl_nvls_pipeline.h, applied in nccl_cost.cpp).
 // NVLS-tree (all-reduce across nodes): min(NVLS all-reduce on the node's G
-// GPUs, heads' NICs / 2); every head runs every NVLS channel, so each NIC
+// GPUs at the NVLS-tree chunk, heads' NICs / 2); every head runs every NVLS channel, so each NIC
 // carries all of them, each sending NCCL's NVLS-tree chunk at a time
 // (nccl_tree_pipeline.h; network rate of channels x heads over the NICs); on
 // the NICs carry it load times per direction (nccl_tree_network_load). Its
@@ -120,7 +122,7 @@ double nccl_nvls_algbw(CollectiveKind kind, const NcclShape& shape, const NcclRa
 /// NVLS-tree chunks of `chunk_bytes` (nccl_nvls_tree_chunk_bytes), each
 /// channel sending one chunk at a time through a NIC.
 struct NcclNvlsTreeRates {
-    double node_nvls = 0;  ///< NVLS all-reduce inside a node of G GPUs
+    double node_nvls = 0;  ///< NVLS all-reduce inside a node of G GPUs, at this chunk
     double up = 0;         ///< the first loop's climb: min(node NVLS, the NICs)
     double steady = 0;     ///< min(node NVLS, the NICs / tree load): the fill's way down
     double stream = 0;     ///< what the data streams at: steady, at most NCCL's per-head figure

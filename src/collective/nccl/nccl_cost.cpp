@@ -5,6 +5,7 @@
 #include "collective/bus_bandwidth.h"
 #include "collective/nccl/nccl_bandwidth.h"
 #include "collective/nccl/nccl_launch.h"
+#include "collective/nccl/nccl_nvls_pipeline.h"
 #include "collective/nccl/nccl_latency.h"
 #include "collective/nccl/nccl_tree_pipeline.h"
 
@@ -53,8 +54,14 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             cost.steps = kind == CollectiveKind::AllReduce ? 2 : 1;
             cost.bytes_per_step = size / channels;
             cost.latency_ns = nccl_nvls_latency_ns(shape, params);
-            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) / (algbw / channels);
-            cost.bandwidth_ns = size / algbw;
+            // NCCL's chunk for this size sets the rate, and the first loop
+            // fills the pipeline's two stages (nccl_nvls_pipeline.h).
+            const int heads = std::max(1, rates.topology.nvls.channels);
+            const double chunk = nccl_nvls_chunk_bytes(cost.bytes_per_step, heads);
+            const double rate = nccl_nvls_chunk_rate(algbw, static_cast<int>(channels), heads, chunk,
+                                                     params.nvls_loop_overhead_us * 1e3);
+            cost.fill_ns = std::min(size, channels * heads * chunk) / rate;
+            cost.bandwidth_ns = size / rate;
             break;
         }
         case NcclAlgorithm::NvlsTree: {
@@ -65,15 +72,15 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             const int heads = std::max(1, rates.topology.nvls.channels);
             const double chunk = nccl_nvls_tree_chunk_bytes(cost.bytes_per_step, heads, shape.nodes);
             const NcclNvlsTreeRates nvls_tree = nccl_nvls_tree_rates(shape, rates, params, chunk);
-            // Inside each node the NVLS pipeline fills as on one node, at the
-            // NVLS all-reduce rate of the node's G GPUs; the tree's first loop
-            // climbs at the up rate and comes down at the steady one, and the
-            // loops after it stream (nccl_tree_pipeline.h).
-            cost.fill_ns = std::min(cost.bytes_per_step, params.nvls_pipeline_bytes) /
-                               (nvls_tree.node_nvls / cost.channels) +
+            // Inside each node the first loop fills the NVLS pipeline as on
+            // one node, at the node's NVLS rate for this chunk
+            // (nccl_nvls_pipeline.h); the tree's first loop climbs at the up
+            // rate and comes down at the steady one, and the loops after it
+            // stream (nccl_tree_pipeline.h).
+            const double loop = nccl_nvls_tree_loop_bytes(size, shape.nodes, cost.channels, heads);
+            cost.fill_ns = loop / nvls_tree.node_nvls +
                            nccl_nvls_tree_network_fill_ns(size, shape.nodes, cost.channels, heads, nvls_tree.up,
                                                           nvls_tree.steady);
-            const double loop = nccl_nvls_tree_loop_bytes(size, shape.nodes, cost.channels, heads);
             cost.bandwidth_ns = (size - loop) / nvls_tree.stream;
             break;
         }

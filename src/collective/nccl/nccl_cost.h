@@ -7,11 +7,12 @@
 //              fill = min(S / (n x channels), step-bytes[p]) / (bus / channels):
 //              one pipeline step of one channel before the ring streams
 //   tree:      latency + S / tree algbw
-//   nvls:      latency + fill + S / nvls algbw,
-//              fill = min(S / channels, nvls-pipeline-bytes) / (algbw / channels)
-//   nvls-tree: latency + fill + S / stream (nccl_nvls_tree_rates: the steady rate,
-//              at most NCCL's per-head figure),
-//              fill = min(S / channels, nvls-pipeline-bytes) / (node NVLS algbw / channels)
+//   nvls:      latency + (S + min(S, loop)) / rate(chunk): NCCL's chunk for
+//              the size, a loop of channels x heads x chunk, each loop's cost
+//              (nvls-loop-overhead-us), one loop of fill (nccl_nvls_pipeline.h)
+//   nvls-tree: latency + fill + (S - loop) / stream (nccl_nvls_tree_rates: the
+//              steady rate, at most NCCL's per-head figure),
+//              fill = min(S, channels x heads x chunk) / node NVLS rate(chunk)
 //                     (the NVLS pipeline inside each node, as on one node)
 //                   + depth(N) x min(S, channels x heads x chunk) / up
 //                   + depth(N) x min(S, channels x heads x chunk) / steady

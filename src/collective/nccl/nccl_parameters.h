@@ -73,6 +73,7 @@ struct NcclParameters {
     double nvls_efficiency = 0;             ///< NCCL: nvlsEfficiency (Hopper 0.85)
     int nvls_channels = 1;                  ///< one node (NCCL: NVLS_NCHANNELS_SM90 16, _SM100_NVL 24)
     int nvls_channels_across_nodes = 1;     ///< several nodes (NCCL: NVLS_NCHANNELS_SM90 16, _SM100 32)
+    double nvls_loop_overhead_us = 0;       ///< each NVLS loop's synchronisation (nccl_nvls_pipeline.h)
 
     // --- Calibrated data rates (each labelled in the preset with its data) ---
     double alltoall_nvlink_efficiency = 0;  ///< all-to-all NVLink data rate = NVLink bandwidth x this
@@ -91,7 +92,6 @@ struct NcclParameters {
     NcclPerNodeBucket ll_max_bus_bandwidth{};      ///< GB/s cap on LL bus bandwidth
     NcclPerNodeBucket ll128_max_bandwidth_per_channel{};  ///< GB/s per ring channel
     NcclPerProtocol step_bytes{};                  ///< payload of one pipeline step per channel
-    double nvls_pipeline_bytes = 0;                ///< per NVLS channel before the pipeline is full
 
     bool ll128 = false;                            ///< LL128 enabled (NVLink systems)
 

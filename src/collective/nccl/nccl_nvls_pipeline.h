@@ -1,0 +1,48 @@
+#pragma once
+// How NVLS streams an all-reduce inside one node (NCCL 2.29): NCCL's chunk,
+// a fixed cost per loop, and one loop of fill.
+//
+// Chunk (src/enqueue.cc, calcCollChunking for NCCL_ALGO_NVLS, called per
+// channel with that channel's bytes b): start at NCCL_NVLS_CHUNKSIZE (128 KiB);
+// with h = NVLS heads (concurrent ops; one per GPU on one node):
+//   64 KiB if b < 64 h chunk, 32 KiB if b < 8 h chunk, 16 KiB if b < 2 h chunk
+//   (each only lowers the chunk). On 8 GPUs with 16 channels: 16 KiB below
+//   8 MiB, 32 KiB below 64 MiB, 64 KiB below 1 GiB, 128 KiB from 1 GiB.
+// (Across nodes NCCL caps NVLS's chunk at 32 KiB when its NVLS bandwidth is
+// below 150 GB/s; dtcalc runs NVLS alone on one node only, as NCCL 2.29 does
+// without CollNet, and NVLS-tree has its own rule: nccl_tree_pipeline.h.)
+//
+// Loop (src/device/all_reduce.h, RunWorkColl<..., NCCL_ALGO_NVLS>): one loop
+// of every channel is channels x heads x chunk bytes; in each, every channel
+// scatters its heads' chunks, reduces them through the switch and gathers the
+// result, then synchronises its warps with the other GPUs' before the next
+// loop. That synchronisation costs every loop the same time o, whatever the
+// chunk, so smaller chunks stream slower:
+//   1 / rate(chunk) = 1 / rate(128 KiB) + o x (1 / loop(chunk) - 1 / loop(128 KiB))
+// with rate(128 KiB) NCCL's own NVLS rate (nvlsEfficiency x NVLink x n/(n+1),
+// nccl_bandwidth.h: NCCL's tuning describes its default chunk) and o the
+// calibrated nvls-loop-overhead-us.
+// Fill: the scatter and the reduce-gather are two stages, so the first loop
+// crosses both before the loops stream: an all-reduce of S bytes takes
+//   latency + (S + min(S, loop)) / rate(chunk).
+// e.g. 8 GPUs, 32 MiB, 16 channels: b = 2 MiB < 8 x 8 x 64 KiB, so 32 KiB
+// chunks, a 4 MiB loop; with rate(128 KiB) = 272 GB/s and o = 2.64 us:
+// 1 / rate = 1/272 + 2640 x (1/4194304 - 1/16777216) ns/B -> 241.05 GB/s, and
+// 25 us + (33554432 + 4194304) / 241.05 = 181.6 us (measured: 182.9 us).
+#include <cstdint>
+
+namespace dtcalc {
+
+/// NCCL_NVLS_CHUNKSIZE's default (src/transport/nvls.cc).
+inline constexpr double kNcclNvlsChunkBytes = 131072;
+
+/// NCCL's NVLS chunk for a channel carrying `channel_bytes` with `heads`
+/// NVLS heads (one node).
+double nccl_nvls_chunk_bytes(double channel_bytes, int heads);
+
+/// The rate (GB/s) NVLS streams at with `chunk_bytes` chunks, from its rate
+/// at NCCL's default chunk and the per-loop cost `loop_overhead_ns`.
+double nccl_nvls_chunk_rate(double default_chunk_gbps, int channels, int heads, double chunk_bytes,
+                            double loop_overhead_ns);
+
+}  // namespace dtcalc
