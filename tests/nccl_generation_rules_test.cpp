@@ -103,3 +103,36 @@ TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables i
     const Run one_gpu = run(pcie, CollectiveKind::AllGather, 2 * MiB, 4, 1);
     CHECK(one_gpu.algorithm == "ring/LL128");
 }
+
+TEST_CASE("a NIC faster than its GPU's PCIe link moves what the link carries") {
+    // PCIe payload per direction (NcclHardware::pcie_payload_gbps): Gen4 x16
+    // 16 x 16 GT/s / 8 x 128/130 x 256/280 = 28.80703 GB/s; Gen5 x16 twice that,
+    // 57.61407; Gen6 x16 16 x 64 / 8 x 236/256 x 256/272 = 111.05882.
+    NcclHardware hw;
+    hw.pcie_lanes = 16;
+    hw.pcie_gen = 4;
+    CHECK(hw.pcie_payload_gbps() == doctest::Approx(28.80703).epsilon(1e-6));
+    hw.pcie_gen = 5;
+    CHECK(hw.pcie_payload_gbps() == doctest::Approx(57.61407).epsilon(1e-6));
+    hw.pcie_gen = 6;
+    CHECK(hw.pcie_payload_gbps() == doctest::Approx(111.05882).epsilon(1e-6));
+    // An NDR NIC (50 GB/s x 0.983 = 49.15 GB/s of payload) behind an A100's Gen4
+    // x16 moves 28.807; behind an H100's Gen5 x16 (57.6) its own 49.15.
+    auto system = [](const char* gpu) {
+        SystemSource source;
+        source.gpu = gpu;
+        source.nic = "ndr400";
+        source.nodes = 2;
+        source.gpus_per_node = 1;
+        return resolve_system(source, kDirs).system;
+    };
+    const System a100 = system("a100-80gb-sxm");
+    const System h100 = system("h100-sxm");
+    CHECK(nccl_nic_payload_gbps(*a100.nccl(), 50.0) == doctest::Approx(28.80703).epsilon(1e-6));
+    CHECK(nccl_nic_payload_gbps(*h100.nccl(), 50.0) == doctest::Approx(49.15).epsilon(1e-6));
+    // A 16 GiB ring/Simple all-reduce on 2 x 1 moves S through each NIC per
+    // direction: 17179869184 / 28.80703 = 596378.9 us on the A100, plus NCCL's
+    // latency (tens of us, 0.01 %).
+    const NcclForce ring = NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::Simple);
+    CHECK(run(a100, CollectiveKind::AllReduce, 16 * GiB, 2, 1, ring).us == doctest::Approx(596378.9).epsilon(2e-4));
+}

@@ -73,4 +73,19 @@ double NcclHardware::pcie_gbps() const {
     return static_cast<double>(pcie_lanes) * per_lane / 80.0;
 }
 
+double NcclHardware::pcie_payload_gbps() const {
+    // PCI Express Base Specifications: 2.5, 5, 8, 16, 32, 64 GT/s per lane and
+    // direction for Gen1-6. Line coding 8b/10b (Gen1-2), 128b/130b (Gen3-5);
+    // Gen6 sends 256 B FLITs of which 236 B carry TLPs. A memory write TLP of
+    // 256 B (the usual maximum payload) carries a 16 B header (64-bit address),
+    // and up to Gen5 also a 2 B sequence number, a 4 B LCRC and 2 B of framing:
+    // 256 / 280 = 0.914 (Gen6: 256 / 272 = 0.941). Flow-control and ACK DLLPs
+    // take a little more, so this is the link's upper bound.
+    const double gt_per_s = pcie_gen <= 1 ? 2.5 : pcie_gen == 2 ? 5.0 : pcie_gen == 3 ? 8.0 : pcie_gen == 4 ? 16.0
+                          : pcie_gen == 5 ? 32.0 : 64.0;
+    const double coding = pcie_gen <= 2 ? 0.8 : pcie_gen <= 5 ? 128.0 / 130.0 : 236.0 / 256.0;
+    const double tlp = pcie_gen <= 5 ? 256.0 / 280.0 : 256.0 / 272.0;
+    return static_cast<double>(pcie_lanes) * gt_per_s / 8.0 * coding * tlp;
+}
+
 }  // namespace dtcalc

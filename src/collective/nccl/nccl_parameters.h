@@ -60,7 +60,13 @@ struct NcclHardware {
     NcclCpuVendor cpu = NcclCpuVendor::Intel;
 
     /// NCCL's PCIe rate: lanes x per-lane rate / 80 (Gen4 x16 = 24, Gen5 x16 = 48 GB/s).
+    /// NCCL's graph search uses it; it is not what the link carries.
     double pcie_gbps() const;
+    /// What the GPU-NIC PCIe link carries per direction, from the PCIe
+    /// specifications: lanes x transfer rate x line coding x the TLP payload
+    /// share at a 256 B maximum payload (Gen4 x16 = 28.8, Gen5 x16 = 57.6,
+    /// Gen6 x16 = 111.1 GB/s). A NIC moves at most this, whatever its line rate.
+    double pcie_payload_gbps() const;
     /// NCCL's getNetOverhead: 1 us per network step on Intel hosts, 2 on AMD.
     double net_overhead_us() const { return cpu == NcclCpuVendor::Amd ? 2.0 : 1.0; }
 };

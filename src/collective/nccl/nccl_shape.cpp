@@ -29,23 +29,27 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
     return message / (message / nic_payload_gbps + per_send_ns);
 }
 
+double nccl_nic_payload_gbps(const NcclParameters& params, double nic_gbps) {
+    return std::min(nic_gbps * params.network_p2p_efficiency, params.hardware.pcie_payload_gbps());
+}
+
 double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameters& params, double channels,
                                double channel_gbps) {
     if (topology.nics <= 0) return 0;
-    const double payload = topology.nic_gbps * params.network_p2p_efficiency;
+    const double payload = nccl_nic_payload_gbps(params, topology.nic_gbps);
     return topology.nics * std::min(payload, channels / topology.nics * channel_gbps);
 }
 
 double nccl_network_rate(const NcclTopology& topology, const NcclParameters& params, double channels,
                          double message_bytes, NcclProtocol protocol) {
-    const double payload = topology.nic_gbps * params.network_p2p_efficiency;
+    const double payload = nccl_nic_payload_gbps(params, topology.nic_gbps);
     return nccl_channels_over_nics(topology, params, channels,
                                    nccl_network_channel_rate(params, payload, message_bytes, protocol));
 }
 
 double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params) {
     if (topology.nics <= 0) return 0;
-    return topology.nics * topology.nic_gbps * params.network_p2p_efficiency;
+    return topology.nics * nccl_nic_payload_gbps(params, topology.nic_gbps);
 }
 
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
@@ -60,7 +64,7 @@ NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclS
         if (!(slowest > 0) || slowest == std::numeric_limits<double>::infinity())
             throw InputError({"", 0, 0, "network"}, "the nccl backend needs a bandwidth for the inter-node dimension");
         rates.nic_gbps = slowest;
-        rates.nic_payload_gbps = slowest * params.network_p2p_efficiency;
+        rates.nic_payload_gbps = nccl_nic_payload_gbps(params, slowest);
     }
     rates.topology = nccl_topology(params, shape.gpus_per_node, shape.nodes, rates.nic_gbps);
     rates.nvlink_gbps = rates.topology.intra.channels * rates.topology.intra.bw_intra;

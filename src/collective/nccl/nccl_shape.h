@@ -13,7 +13,9 @@
 //                       H100, 12 x 20 = 240 on A100): what a ring moves per
 //                       GPU over NVLink
 //   nic_gbps          = the slowest spanned outer dimension's bandwidth (one NIC)
-//   nic_payload_gbps  = nic_gbps x network-p2p-efficiency (what one NIC carries)
+//   nic_payload_gbps  = min(nic_gbps x network-p2p-efficiency, the GPU-NIC
+//                       PCIe link's payload rate): what one NIC carries (an
+//                       NDR NIC on an A100's Gen4 x16 moves at most 28.8 GB/s)
 //   node network (nccl_network_rate) = nics x min(nic payload, channels per
 //                       NIC x channel rate): what a tree, an NVLS tree or an
 //                       LL/LL128 ring crossing nodes moves per node; the
@@ -57,6 +59,11 @@ struct NcclRates {
 };
 
 NcclShape nccl_shape(const CommGroup& group);
+
+/// What one NIC of line rate `nic_gbps` carries: its payload share
+/// (network-p2p-efficiency), at most what the GPU-NIC PCIe link carries
+/// (NcclHardware::pcie_payload_gbps).
+double nccl_nic_payload_gbps(const NcclParameters& params, double nic_gbps);
 
 /// One channel's rate through a NIC for sends of `message_bytes` (capped at
 /// the protocol's step) with the protocol's per-step network cost.
