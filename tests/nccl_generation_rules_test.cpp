@@ -80,6 +80,18 @@ TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
     CHECK(nccl_tuning_time_ns(CollectiveKind::AllReduce, 256 * 1024, shape, rates, hopper_rule,
                               NcclAlgorithm::NvlsTree, NcclProtocol::Simple, {}) ==
           doctest::Approx(67788.417).epsilon(1e-7));
+    // On a Grace (Arm) host NCCL does not derate it either (the correction is
+    // for x86 hosts), keeps getNetOverhead at 1 us and the llMaxBws row of
+    // Intel hosts (only AMD takes the other): the same 67788.42 ns.
+    source.host_cpu = "arm";
+    const System grace = resolve_system(source, kDirs).system;
+    const NcclParameters& g = *grace.nccl();
+    CHECK(g.hardware.cpu == NcclCpuVendor::Arm);
+    CHECK(g.hardware.net_overhead_us() == 1.0);
+    CHECK(g.ll_max_bus_bandwidth == NcclPerNodeBucket{282.0, 39.0, 20.4});
+    CHECK(nccl_tuning_time_ns(CollectiveKind::AllReduce, 256 * 1024, shape, nccl_rates(network, group, shape, g), g,
+                              NcclAlgorithm::NvlsTree, NcclProtocol::Simple, {}) ==
+          doctest::Approx(67788.417).epsilon(1e-7));
 }
 
 TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables it") {

@@ -22,7 +22,7 @@ void add_system_options(CLI::App& command, SystemOptions& options, bool shape) {
     command.add_option("--nic", options.nic, "The NIC of a cluster from --gpu (default: the GPU's reference node's)");
     command.add_option("--nics-per-node", options.nics_per_node,
                        "NICs per node of a cluster from --gpu (default: the reference node's, or one per GPU with --nic)");
-    command.add_option("--host-cpu", options.host_cpu, "Host CPU of a cluster from --gpu: intel | amd");
+    command.add_option("--host-cpu", options.host_cpu, "Host CPU of a cluster from --gpu: intel | amd | arm (Grace)");
     if (!shape) return;
     command.add_option("--nodes", options.nodes,
                        "Nodes: the outermost network dimension (of a cluster from --gpu, or reshaping a preset)");

@@ -173,7 +173,8 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
     std::string cpu = rq.host_cpu;
     if (cpu.empty() && d.node_cpu) cpu = as_string(*d.node_cpu);
     if (cpu.empty()) cpu = "intel";
-    if (cpu != "intel" && cpu != "amd") throw OptionError("host_cpu", "expected intel or amd, got '" + cpu + "'");
+    if (cpu != "intel" && cpu != "amd" && cpu != "arm")
+        throw OptionError("host_cpu", "expected intel, amd or arm, got '" + cpu + "'");
 
     std::string backend = rq.backend;
     if (backend.empty()) backend = d.has_nccl ? "nccl" : "astra-unaware";

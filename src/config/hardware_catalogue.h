@@ -22,7 +22,7 @@ struct ClusterRequest {
     std::string gpu;  ///< a device name or .toml path (required)
     std::string nic;  ///< a NIC name or .toml path
     std::optional<long long> gpus_per_node, nodes, nics_per_node;
-    std::string host_cpu;  ///< intel | amd (NCCL's network overhead and LL caps)
+    std::string host_cpu;  ///< intel | amd | arm (NCCL's network overhead, LL caps, NVLS-tree correction)
     std::string backend;   ///< astra-unaware | astra-aware | nccl; default nccl where the GPU has NCCL tables
     std::string name, description;
     std::vector<std::string> sources;  ///< the cluster's own, before the catalogue items'

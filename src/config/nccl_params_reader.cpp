@@ -103,7 +103,8 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         const std::string& vendor = as_string(cpu);
         if (vendor == "intel") hw.cpu = NcclCpuVendor::Intel;
         else if (vendor == "amd") hw.cpu = NcclCpuVendor::Amd;
-        else fail_at(cpu, "expected intel or amd, got '" + vendor + "'");
+        else if (vendor == "arm") hw.cpu = NcclCpuVendor::Arm;
+        else fail_at(cpu, "expected intel, amd or arm, got '" + vendor + "'");
         h.finish();
     }
     p.nvls = r.boolean_flag("nvls");

@@ -10,7 +10,7 @@
 //                        ring-network-slice-overhead-us, ring-plateau-factor
 //   [nccl.hardware]      sm, nvlinks-per-gpu, nvlink-bandwidth-per-link, nvswitch,
 //                        nics-per-node, gpus-per-nic, pcie-gen, pcie-lanes,
-//                        cpu-vendor ("intel" | "amd")
+//                        cpu-vendor ("intel" | "amd" | "arm")
 //   [nccl.protocol]      ll128, ll-bandwidth-factor, ll128-bandwidth-factor,
 //                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel (or [3]),
 //                        step-bytes [LL, LL128, Simple]

@@ -74,7 +74,7 @@ bool is_cross_entropy(std::string_view t) { return parse_cross_entropy_kernel(t)
 bool is_pipeline_split(std::string_view t) { return parse_pipeline_split(t).has_value(); }
 bool is_order(std::string_view t) { return parse_axis_order(t).has_value(); }
 bool is_backend(std::string_view t) { return parse_network_backend(t).has_value(); }
-bool is_host_cpu(std::string_view t) { return t == "intel" || t == "amd"; }
+bool is_host_cpu(std::string_view t) { return t == "intel" || t == "amd" || t == "arm"; }
 bool is_memory_size(std::string_view t) {
     const auto bytes = parse_memory_size(t);
     return bytes && *bytes > 0;
@@ -110,8 +110,8 @@ const OptionDecl kOptions[] = {
     {.name = "nics_per_node", .help = "NICs per node of a cluster from --gpu", .max = 64,
      .default_text = "the reference node's, or one per GPU with --nic", .apply = set_system<&SystemSource::nics_per_node>,
      .base = true},
-    {.name = "host_cpu", .type = T::Text, .help = "host CPU of a cluster from --gpu: intel | amd (NCCL's network overhead)",
-     .default_text = "the reference node's", .expected = "intel or amd", .accepts = is_host_cpu,
+    {.name = "host_cpu", .type = T::Text, .help = "host CPU of a cluster from --gpu: intel | amd | arm (NCCL's network overhead)",
+     .default_text = "the reference node's", .expected = "intel, amd or arm", .accepts = is_host_cpu,
      .apply = set_system<&SystemSource::host_cpu>, .base = true},
     {.name = "nccl_algo", .type = T::Text,
      .help = "NCCL_ALGO the job runs with (nccl backend), in its syntax (ring | tree | nvls | nvlstree | pat, a list, "

@@ -41,8 +41,9 @@ using NcclPerAlgorithm = std::array<NcclPerProtocol, kNcclTunedAlgorithms>;
 /// Indexed by node count: one node, two nodes, three or more (NCCL's buckets).
 using NcclPerNodeBucket = std::array<double, 3>;
 
-/// Host CPU vendor, where NCCL's model depends on it (getNetOverhead, llMaxBws).
-enum class NcclCpuVendor { Intel, Amd };
+/// Host CPU, where NCCL's model depends on it (getNetOverhead, llMaxBws, and
+/// from sm100 the NVLS-tree correction, x86 only). Arm: Grace (GH200, GB200).
+enum class NcclCpuVendor { Intel, Amd, Arm };
 
 /// Facts about one node's hardware, as NCCL's topology detection sees them
 /// (each stated with its source in the preset). Everything NCCL derives from
@@ -67,7 +68,8 @@ struct NcclHardware {
     /// share at a 256 B maximum payload (Gen4 x16 = 28.8, Gen5 x16 = 57.6,
     /// Gen6 x16 = 111.1 GB/s). A NIC moves at most this, whatever its line rate.
     double pcie_payload_gbps() const;
-    /// NCCL's getNetOverhead: 1 us per network step on Intel hosts, 2 on AMD.
+    /// NCCL's getNetOverhead: 1 us per network step on Intel hosts, 2 on AMD
+    /// (x86), 1 on others.
     double net_overhead_us() const { return cpu == NcclCpuVendor::Amd ? 2.0 : 1.0; }
 };
 

@@ -108,7 +108,8 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             const double cap =
                 params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
             bandwidth = channels * std::min({intra, inter, cap}) * n / steps;
-            if (params.hardware.sm >= 100 && kind == CollectiveKind::AllReduce)
+            if (params.hardware.sm >= 100 && params.hardware.cpu != NcclCpuVendor::Arm &&
+                kind == CollectiveKind::AllReduce)
                 bandwidth *= tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes);
             latency = nccl_nvls_tree_latency_ns(shape, params);
             break;
