@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
+#include "collective/nccl/nccl_nvls_pipeline.h"
+
 namespace dtcalc {
 namespace {
 
-constexpr double kNvlsChunkBytes = 131072;         // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
 constexpr double kNvlsTreeMaxChunkBytes = 65536;   // NCCL_NVLSTREE_MAX_CHUNKSIZE -2: 64 KiB from 4 nodes
 constexpr std::int64_t kNvlsTreeSmallChunkNodes = 4;
 
@@ -32,7 +33,7 @@ int nccl_btree_depth(std::int64_t nodes) {
 
 double nccl_nvls_tree_chunk_bytes(double channel_bytes, int heads, std::int64_t nodes) {
     const double ops = std::max(1, heads);
-    double chunk = kNvlsChunkBytes;
+    double chunk = kNcclNvlsChunkBytes;
     if (nodes >= kNvlsTreeSmallChunkNodes) chunk = std::min(chunk, kNvlsTreeMaxChunkBytes);
     if (channel_bytes < 16 * ops * chunk && chunk > 131072) chunk = 131072;
     if (channel_bytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
