@@ -50,11 +50,12 @@ std::vector<NcclMeasurement> thousand_rows() {
     return rows;
 }
 
-void fit(benchmark::State& state, bool leave_one_out) {
+void fit(benchmark::State& state, bool leave_one_out, int threads) {
     const ConfigValue root = expanded_preset();
     const std::vector<NcclMeasurement> rows = thousand_rows();
     CalibrationOptions options;
     options.leave_one_group_out = leave_one_out;
+    options.threads = threads;
     for (auto _ : state) {
         const CalibrationResult r = calibrate_preset(root, kPreset, rows, options);
         benchmark::DoNotOptimize(r.objective_after);
@@ -64,12 +65,20 @@ void fit(benchmark::State& state, bool leave_one_out) {
 }
 
 // The fit the written preset comes from: 1,000 rows, four constants.
-void BM_Calibrate_1000Rows(benchmark::State& state) { fit(state, false); }
+void BM_Calibrate_1000Rows(benchmark::State& state) { fit(state, false, 1); }
 BENCHMARK(BM_Calibrate_1000Rows)->Unit(benchmark::kMillisecond)->Iterations(3);
 
-// The same with the leave-one-group-out refits (25 groups: 26 fits).
-void BM_Calibrate_1000Rows_LeaveOneGroupOut(benchmark::State& state) { fit(state, true); }
-BENCHMARK(BM_Calibrate_1000Rows_LeaveOneGroupOut)->Unit(benchmark::kMillisecond)->Iterations(1);
+// The same with the leave-one-group-out refits (25 groups: 26 fits), the
+// refits on 1 thread and on every core (argument 0).
+void BM_Calibrate_1000Rows_LeaveOneGroupOut(benchmark::State& state) {
+    fit(state, true, static_cast<int>(state.range(0)));
+}
+BENCHMARK(BM_Calibrate_1000Rows_LeaveOneGroupOut)
+    ->Arg(1)
+    ->Arg(0)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 // The published training cases, every constant the preset marks, with the 4 refits.
 void BM_Calibrate_TrainingCases_LeaveOneGroupOut(benchmark::State& state) {

@@ -235,6 +235,39 @@ TEST_CASE("a constant with too few rows keeps its value and says why") {
     CHECK(nvls.reason == "changes only 2 fitted row(s); fitting it needs 3");
 }
 
+TEST_CASE("leave-one-group-out: the refits come out the same on one thread and on three") {
+    // Each refit is its own deterministic search on its own predictor, written
+    // to its group's slot: the thread count can change neither a value nor the
+    // order (4 fitted groups: 3 threads share them unevenly).
+    std::vector<NcclMeasurement> rows = read_nccl_tests_csv(kCsv);
+    std::erase_if(rows, [](const NcclMeasurement& m) { return m.nodes > 1; });
+    auto run = [&](int threads) {
+        CalibrationOptions o;
+        o.fit_groups = {"all-reduce/*", "all-to-all/*"};
+        o.threads = threads;
+        return calibrate_preset(read_toml_file(kPreset), kPreset, rows, o);
+    };
+    const CalibrationResult one = run(1), three = run(3);
+    REQUIRE(one.groups.size() == three.groups.size());
+    int refits = 0;
+    for (std::size_t g = 0; g < one.groups.size(); ++g) {
+        CAPTURE(one.groups[g].group);
+        CHECK(one.groups[g].group == three.groups[g].group);
+        REQUIRE(one.groups[g].left_out.has_value() == three.groups[g].left_out.has_value());
+        CHECK(one.groups[g].left_out.has_value() == (one.groups[g].role == GroupRole::Fit));
+        if (!one.groups[g].left_out) continue;
+        ++refits;
+        CHECK(one.groups[g].left_out->mean == three.groups[g].left_out->mean);
+        CHECK(one.groups[g].left_out->max == three.groups[g].left_out->max);
+        CHECK(one.groups[g].left_out_values == three.groups[g].left_out_values);
+    }
+    CHECK(refits == 4);
+    CHECK(one.evaluations == three.evaluations);
+    const auto bad = run_dtcalc("calibrate --preset h100-ib-ndr400 " + kCsv + " -j -1");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.out == "dtcalc: error: --threads: expected 0 (every core) to 1024, got -1\n");
+}
+
 TEST_CASE("a constant the fitted rows do not pin is reported as such") {
     // 10 nodes of 4 GPUs (validation/nccl/cluster01): 16 ring channels over 4
     // NICs, 4 per NIC. The smallest Simple ring step share is the 512 MiB

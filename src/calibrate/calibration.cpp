@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <thread>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -176,6 +180,64 @@ std::string group_list(const std::vector<std::size_t>& groups, const std::vector
     return out;
 }
 
+
+// One leave-one-group-out refit: the constants fitted without a group, and
+// that group's error with them.
+struct LeftOut {
+    ErrorStats stats;
+    std::vector<double> values;
+    int evaluations = 0;
+};
+
+// Refits without each group of `fit` in turn (fit[k] -> out[k]). The refits
+// are independent, so they run on worker threads, each with its own
+// RowPredictor (a predictor holds the preset it edits); every refit is the
+// same deterministic search whatever the thread count, and the results land
+// in their own slots, so the output does not depend on it. The first refit to
+// throw, in group order, is rethrown.
+std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& problem,
+                                    const std::vector<std::size_t>& fit, const std::vector<double>& start,
+                                    const CalibrationOptions& options, const ConfigValue& preset_root,
+                                    const std::string& preset_path, const CalibrationData& input) {
+    std::vector<LeftOut> out(fit.size());
+    std::vector<std::exception_ptr> errors(fit.size());
+    auto refit = [&](RowPredictor& predictor, std::size_t k) {
+        try {
+            std::vector<std::size_t> rest;
+            for (std::size_t h : fit)
+                if (h != fit[k]) rest.push_back(h);
+            const FitOutcome without = fit_groups(predictor, problem, rest, start);
+            std::vector<double> predicted(problem.data.size(), 0.0);
+            predictor.predict_rows(without.values, problem.group_rows[fit[k]], predicted);
+            out[k] = {stats_of(problem.group_rows[fit[k]], predicted, problem.data), without.values,
+                      without.evaluations};
+        } catch (...) {
+            errors[k] = std::current_exception();
+        }
+    };
+    unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
+                                           : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, fit.size()));
+    if (threads <= 1) {
+        for (std::size_t k = 0; k < fit.size(); ++k) refit(evaluator, k);
+    } else {
+        std::atomic<std::size_t> next{0};
+        auto worker = [&](RowPredictor& predictor) {
+            for (std::size_t k = next++; k < fit.size(); k = next++) refit(predictor, k);
+        };
+        std::vector<std::unique_ptr<RowPredictor>> predictors;
+        for (unsigned t = 1; t < threads; ++t)
+            predictors.push_back(
+                std::make_unique<RowPredictor>(preset_root, preset_path, problem.data, input, options));
+        std::vector<std::thread> pool;
+        for (auto& p : predictors) pool.emplace_back(worker, std::ref(*p));
+        worker(evaluator);
+        for (std::thread& t : pool) t.join();
+    }
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    return out;
+}
 }  // namespace
 
 std::string_view group_role_name(GroupRole role) {
@@ -348,18 +410,17 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         gf.role = fitted ? GroupRole::Fit : checked ? GroupRole::Check : GroupRole::Unused;
         gf.before = stats_of(problem.group_rows[g], before, data);
         gf.after = stats_of(problem.group_rows[g], after, data);
-        if (fitted && fit.size() >= 2 && options.leave_one_group_out) {
-            std::vector<std::size_t> rest;
-            for (std::size_t h : fit)
-                if (h != g) rest.push_back(h);
-            const FitOutcome without = fit_groups(evaluator, problem, rest, start);
-            result.evaluations += without.evaluations;
-            std::vector<double> predicted(data.size(), 0.0);
-            evaluator.predict_rows(without.values, problem.group_rows[g], predicted);
-            gf.left_out = stats_of(problem.group_rows[g], predicted, data);
-            gf.left_out_values = without.values;
-        }
         result.groups.push_back(std::move(gf));
+    }
+    if (fit.size() >= 2 && options.leave_one_group_out) {
+        const std::vector<LeftOut> refits = leave_each_out(evaluator, problem, fit, start, options, preset_root,
+                                                          preset_path, input);
+        for (std::size_t k = 0; k < fit.size(); ++k) {
+            GroupFit& gf = result.groups[fit[k]];
+            gf.left_out = refits[k].stats;
+            gf.left_out_values = refits[k].values;
+            result.evaluations += refits[k].evaluations;
+        }
     }
     return result;
 }

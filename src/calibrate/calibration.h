@@ -42,6 +42,9 @@ struct CalibrationOptions {
     std::vector<std::string> fit_groups;    ///< patterns ('*' any run); empty: every group not checked
     std::vector<std::string> check_groups;  ///< patterns of groups held out to check the fit
     bool leave_one_group_out = true;        ///< refit without each fitted group in turn
+    /// Threads for the leave-one-group-out refits (<= 0: every hardware
+    /// thread); the result is the same for any count.
+    int threads = 0;
     int min_rows = 3;                       ///< rows a constant must change to be fitted
     double contradiction_ratio = 2.0;       ///< max / min time of one size's rows
     /// Where training cases find the catalogue, framework recipes and models.

@@ -36,6 +36,7 @@ struct CalibrateOptions {
     std::string write;
     std::string date;
     bool no_leave_one_out = false;
+    int threads = 0;
 };
 
 // Today (UTC) as YYYY-MM-DD.
@@ -62,6 +63,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
                    const std::vector<std::string>& model_dirs) {
     const OutputFormat format = parse_output_format(options.format);
     if (format == OutputFormat::Csv) throw InputError({"--format", 0, 0, ""}, "expected table or json, got 'csv'");
+    if (options.threads < 0 || options.threads > 1024)
+        throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(options.threads));
     const std::string date = options.date.empty() ? today() : checked_date(options.date);
     const std::string preset_path = find_named_toml(options.preset, preset_dirs, "preset", "preset");
     std::string preset_text = read_text_file(preset_path);
@@ -104,6 +107,7 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     calibration.fit_groups = options.fit;
     calibration.check_groups = options.check;
     calibration.leave_one_group_out = !options.no_leave_one_out;
+    calibration.threads = options.threads;
     const CalibrationResult result = calibrate_preset(root, preset_path, rows, calibration);
 
     CalibrationHeader header{preset.name, options.inputs, options.write};
@@ -153,6 +157,9 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
     command->add_option("--date", options->date, "The date the written preset names (default today, UTC)");
     command->add_flag("--no-leave-one-out", options->no_leave_one_out,
                       "Skip the leave-one-group-out refits (one fit per fitted group)");
+    command->add_option("--threads,-j", options->threads,
+                        "Threads for the leave-one-group-out refits (default 0: every core); the result is the same "
+                        "for any count");
     command->callback([options, &preset_dirs, &model_dirs] { run_calibrate(*options, preset_dirs, model_dirs); });
 }
 
