@@ -6,6 +6,7 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <cctype>
 #include <cmath>
@@ -201,6 +202,8 @@ std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& prob
                                     const std::string& preset_path, const CalibrationData& input) {
     std::vector<LeftOut> out(fit.size());
     std::vector<std::exception_ptr> errors(fit.size());
+    std::mutex reporting;
+    std::size_t done = 0;
     auto refit = [&](RowPredictor& predictor, std::size_t k) {
         try {
             std::vector<std::size_t> rest;
@@ -214,6 +217,9 @@ std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& prob
         } catch (...) {
             errors[k] = std::current_exception();
         }
+        const std::lock_guard<std::mutex> lock(reporting);
+        ++done;
+        if (options.progress) options.progress(done, fit.size());
     };
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
                                            : std::max(1u, std::thread::hardware_concurrency());

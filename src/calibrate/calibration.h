@@ -28,6 +28,7 @@
 // the preset states an integer), as the written preset states them, and the
 // errors "after" are those of the rounded values.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct CalibrationOptions {
     /// Threads for the leave-one-group-out refits (<= 0: every hardware
     /// thread); the result is the same for any count.
     int threads = 0;
+    /// Called after each leave-one-group-out refit with the refits done and
+    /// their number, one call at a time (from whichever thread ran it).
+    std::function<void(std::size_t done, std::size_t total)> progress;
     int min_rows = 3;                       ///< rows a constant must change to be fitted
     double contradiction_ratio = 2.0;       ///< max / min time of one size's rows
     /// Where training cases find the catalogue, framework recipes and models.

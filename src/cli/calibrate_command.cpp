@@ -17,6 +17,7 @@
 #include "calibrate/calibration_report.h"
 #include "calibrate/preset_writer.h"
 #include "cli/cli_common.h"
+#include "cli/progress_bar.h"
 #include "config/config_readers.h"
 #include "config/named_file.h"
 #include "config/preset.h"
@@ -37,6 +38,7 @@ struct CalibrateOptions {
     std::string date;
     bool no_leave_one_out = false;
     int threads = 0;
+    bool no_progress = false;
 };
 
 // Today (UTC) as YYYY-MM-DD.
@@ -108,7 +110,10 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     calibration.check_groups = options.check;
     calibration.leave_one_group_out = !options.no_leave_one_out;
     calibration.threads = options.threads;
+    ProgressBar bar(!options.no_progress, "leave-one-group-out refits");
+    calibration.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
     const CalibrationResult result = calibrate_preset(root, preset_path, rows, calibration);
+    bar.clear();
 
     CalibrationHeader header{preset.name, options.inputs, options.write};
     if (!options.write.empty()) {
@@ -160,6 +165,7 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
     command->add_option("--threads,-j", options->threads,
                         "Threads for the leave-one-group-out refits (default 0: every core); the result is the same "
                         "for any count");
+    command->add_flag("--no-progress", options->no_progress, "No progress bar on stderr");
     command->callback([options, &preset_dirs, &model_dirs] { run_calibrate(*options, preset_dirs, model_dirs); });
 }
 

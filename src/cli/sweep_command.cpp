@@ -1,9 +1,7 @@
 #include "cli/sweep_command.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +13,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/option_flags.h"
+#include "cli/progress_bar.h"
 #include "config/config_readers.h"
 #include "core/error.h"
 #include "report/svg_chart.h"
@@ -112,38 +111,6 @@ private:
     bool owned_ = false;
 };
 
-// A progress bar on a terminal, once the sweep has run for a second.
-class ProgressBar {
-public:
-    explicit ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)), started_(Clock::now()) {}
-    void update(std::uint64_t done, std::uint64_t total) {
-        if (!enabled_ || total == 0) return;
-        const auto now = Clock::now();
-        const double elapsed = std::chrono::duration<double>(now - started_).count();
-        if (elapsed < 1.0 || (shown_ && now - last_ < std::chrono::milliseconds(100) && done < total)) return;
-        last_ = now;
-        shown_ = true;
-        const double fraction = static_cast<double>(done) / static_cast<double>(total);
-        const int width = 30, filled = static_cast<int>(fraction * width);
-        const double rate = static_cast<double>(done) / elapsed;
-        const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-        std::fprintf(stderr, "\r  [%s%s] %3.0f%%  %llu/%llu points  %.0f/s  eta %.0f s ", std::string(filled, '#').c_str(),
-                     std::string(width - filled, ' ').c_str(), 100 * fraction, static_cast<unsigned long long>(done),
-                     static_cast<unsigned long long>(total), rate, eta);
-        std::fflush(stderr);
-    }
-    void clear() {
-        if (shown_) std::fprintf(stderr, "\r\033[K");
-        shown_ = false;
-    }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    bool enabled_;
-    bool shown_ = false;
-    Clock::time_point started_, last_;
-};
-
 void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, const std::vector<std::string>& model_dirs) {
     SweepSettings settings;
     settings.threads = c.threads;
@@ -167,7 +134,7 @@ void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, con
     if (!c.plot.empty() && !std::ofstream(c.plot))  // before the sweep runs, not after
         throw InputError({"--plot", 0, 0, ""}, "cannot write '" + c.plot + "'");
 
-    ProgressBar bar(!c.quiet && !c.no_progress);
+    ProgressBar bar(!c.quiet && !c.no_progress, "points");
     auto progress = [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
     if (!c.input_file.empty()) {
         // Without --keep-going a bad row stops the batch before any row is
