@@ -299,6 +299,36 @@ TEST_CASE("a constant the fitted rows do not pin is reported as such") {
     CHECK(json.str().find("\"fitted\": true, \"pinned\": false") != std::string::npos);
 }
 
+TEST_CASE("the report names the refits that put a constant at a bound the full fit is inside of") {
+    // A result made by hand: two fitted constants, inside their bounds in the
+    // fit on every group; without group "a" the first goes to its upper bound,
+    // without "b" the second stays where it was and the first sits at its lower
+    // bound, which the full fit also reached (not news: not listed).
+    CalibrationResult r;
+    ConstantFit loop;
+    loop.key = "nccl.nvls-loop-overhead-us";
+    loop.low = 0.1, loop.high = 20, loop.before = 2.64, loop.after = 2.64, loop.fitted = true, loop.pinned = true;
+    ConstantFit rate;
+    rate.key = "nccl.ring-network-channel-bandwidth";
+    rate.low = 4, rate.high = 100, rate.before = 4, rate.after = 4, rate.fitted = true;
+    r.constants = {loop, rate};
+    GroupFit a, b;
+    a.group = "a", b.group = "b";
+    a.left_out = ErrorStats{10, 0.17, 0.63};
+    a.left_out_values = {20, 5};
+    b.left_out = ErrorStats{10, 0.01, 0.02};
+    b.left_out_values = {2.7, 4};
+    r.groups = {a, b};
+    std::ostringstream table;
+    write_calibration_table(table, {}, r);
+    CHECK(table.str().find("  without a: nccl.nvls-loop-overhead-us 2.64 -> 20 (upper bound)\n") != std::string::npos);
+    CHECK(table.str().find("without b") == std::string::npos);
+    std::ostringstream json;
+    write_calibration_json(json, {}, r);
+    CHECK(json.str().find("\"constants\": [20, 5], \"at_bound\": [\"nccl.nvls-loop-overhead-us\"]}") != std::string::npos);
+    CHECK(json.str().find("\"constants\": [2.7, 4], \"at_bound\": []}") != std::string::npos);
+}
+
 TEST_CASE("contradictory rows are listed and left out, not averaged") {
     std::vector<NcclMeasurement> rows = read_nccl_tests_csv(kCsv);
     const std::size_t n = rows.size();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <vector>
 
 #include "core/text_formats.h"
 
@@ -40,6 +41,26 @@ std::string fit_note(const ConstantFit& c) {
     return note;
 }
 
+// The constants a leave-one-group-out refit put at a bound where the fit on
+// every group did not: the rows left cannot place them, and the group's
+// out-of-sample error then says as much about the model as about the group.
+struct BoundHit {
+    std::size_t constant;
+    bool high;
+};
+std::vector<BoundHit> refit_bound_hits(const GroupFit& g, const std::vector<ConstantFit>& constants) {
+    std::vector<BoundHit> hits;
+    if (!g.left_out) return hits;
+    for (std::size_t i = 0; i < constants.size() && i < g.left_out_values.size(); ++i) {
+        const ConstantFit& c = constants[i];
+        if (!c.fitted) continue;
+        const double v = g.left_out_values[i];
+        if (v >= c.high && c.after < c.high) hits.push_back({i, true});
+        else if (v <= c.low && c.after > c.low) hits.push_back({i, false});
+    }
+    return hits;
+}
+
 }  // namespace
 
 void write_calibration_table(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result) {
@@ -67,6 +88,23 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
         out << fmt::format("{:<28} {:<6} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", g.group,
                            group_role_name(g.role), g.before.rows, percent(g.before.mean), percent(g.before.max),
                            percent(g.after.mean), percent(g.after.max), out_mean, out_max);
+    }
+    bool any_hit = false;
+    for (const GroupFit& g : result.groups) {
+        const std::vector<BoundHit> hits = refit_bound_hits(g, result.constants);
+        if (hits.empty()) continue;
+        if (!any_hit)
+            out << "\nrefits without a group that put a constant at a bound the fit on every group is inside (the "
+                   "groups left cannot place it):\n";
+        any_hit = true;
+        out << fmt::format("  without {}:", g.group);
+        for (std::size_t k = 0; k < hits.size(); ++k) {
+            const ConstantFit& c = result.constants[hits[k].constant];
+            out << fmt::format(" {} {} -> {} ({} bound){}", c.key, value_text(c.after),
+                               value_text(g.left_out_values[hits[k].constant]), hits[k].high ? "upper" : "lower",
+                               k + 1 < hits.size() ? "," : "");
+        }
+        out << "\n";
     }
     if (!result.contradictions.empty()) {
         out << "\ncontradictory rows (one collective, shape and size, or one training case and metric, 2x or more "
@@ -105,9 +143,12 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
             std::string values;
             for (std::size_t k = 0; k < g.left_out_values.size(); ++k)
                 values += (k ? ", " : "") + json_number(g.left_out_values[k]);
+            std::string at_bound;
+            for (const BoundHit& h : refit_bound_hits(g, result.constants))
+                at_bound += (at_bound.empty() ? "" : ", ") + json_string(result.constants[h.constant].key);
             left_out = stats_json(*g.left_out);
             left_out.pop_back();
-            left_out += ", \"constants\": [" + values + "]}";
+            left_out += ", \"constants\": [" + values + "], \"at_bound\": [" + at_bound + "]}";
         }
         out << fmt::format("    {{\"group\": {}, \"role\": {}, \"before\": {}, \"after\": {}, \"left_out\": {}}}{}\n",
                            json_string(g.group), json_string(group_role_name(g.role)), stats_json(g.before),
