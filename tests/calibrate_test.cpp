@@ -299,6 +299,48 @@ TEST_CASE("a constant the fitted rows do not pin is reported as such") {
     CHECK(json.str().find("\"fitted\": true, \"pinned\": false") != std::string::npos);
 }
 
+TEST_CASE("--leave-out shape: each refit leaves out every group of one GPUs x nodes shape") {
+    CHECK(hold_out_shape("all-reduce/8gpu/1node") == "8gpu/1node");
+    CHECK(hold_out_shape("send-recv/16gpu/2node") == "16gpu/2node");
+    CHECK(hold_out_shape("training/nemo-gpt3") == "training/nemo-gpt3");
+    // The single-node rows of h100_nccl_tests.csv are two shapes, 8 and 4 GPUs,
+    // five collectives each. Left out by shape, the 8-GPU groups' out-of-sample
+    // error is that of the constants fitted on the 4-GPU groups alone: the same
+    // as fitting those (--fit) and checking the 8-GPU ones (--check).
+    std::vector<NcclMeasurement> rows = read_nccl_tests_csv(kCsv);
+    std::erase_if(rows, [](const NcclMeasurement& m) { return m.nodes > 1; });
+    CalibrationOptions by_shape;
+    by_shape.hold_out = HoldOut::Shape;
+    const CalibrationResult r = calibrate_preset(read_toml_file(kPreset), kPreset, rows, by_shape);
+    CHECK(r.hold_out == HoldOut::Shape);
+    CalibrationOptions split;
+    split.fit_groups = {"*/4gpu/1node"};
+    split.check_groups = {"*/8gpu/1node"};
+    split.leave_one_group_out = false;
+    const CalibrationResult held = calibrate_preset(read_toml_file(kPreset), kPreset, rows, split);
+    int compared = 0;
+    for (const GroupFit& g : r.groups) {
+        CAPTURE(g.group);
+        REQUIRE(g.left_out.has_value());
+        if (hold_out_shape(g.group) != "8gpu/1node") continue;
+        ++compared;
+        CHECK(g.left_out->mean == group(held, g.group).after.mean);
+        CHECK(g.left_out->max == group(held, g.group).after.max);
+    }
+    CHECK(compared == 5);
+    // One shape fitted: nothing to leave out.
+    CalibrationOptions one_shape = by_shape;
+    one_shape.fit_groups = {"*/8gpu/1node"};
+    for (const GroupFit& g : calibrate_preset(read_toml_file(kPreset), kPreset, rows, one_shape).groups)
+        CHECK_FALSE(g.left_out.has_value());
+    std::ostringstream json;
+    write_calibration_json(json, {}, r);
+    CHECK(json.str().find("\"left_out_by\": \"shape\"") != std::string::npos);
+    const auto bad = run_dtcalc("calibrate --preset h100-ib-ndr400 " + kCsv + " --leave-out node");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.out == "dtcalc: error: --leave-out: expected group or shape, got 'node'\n");
+}
+
 TEST_CASE("the report names the refits that put a constant at a bound the full fit is inside of") {
     // A result made by hand: two fitted constants, inside their bounds in the
     // fit on every group; without group "a" the first goes to its upper bound,

@@ -182,54 +182,80 @@ std::string group_list(const std::vector<std::size_t>& groups, const std::vector
 }
 
 
-// One leave-one-group-out refit: the constants fitted without a group, and
-// that group's error with them.
+// One held-out refit: the constants fitted without a unit of groups, and
+// each of its groups' error with them.
 struct LeftOut {
-    ErrorStats stats;
+    std::vector<ErrorStats> stats;  // per group of the unit, in its order
     std::vector<double> values;
     int evaluations = 0;
 };
 
-// Refits without each group of `fit` in turn (fit[k] -> out[k]). The refits
-// are independent, so they run on worker threads, each with its own
-// RowPredictor (a predictor holds the preset it edits); every refit is the
-// same deterministic search whatever the thread count, and the results land
-// in their own slots, so the output does not depend on it. The first refit to
-// throw, in group order, is rethrown.
+// What a refit leaves out: each fitted group alone (HoldOut::Group), or every
+// fitted group of one shape at once (HoldOut::Shape, hold_out_shape), in order
+// of each unit's first group.
+std::vector<std::vector<std::size_t>> hold_out_units(const Problem& problem, const std::vector<std::size_t>& fit,
+                                                     HoldOut by) {
+    std::vector<std::vector<std::size_t>> units;
+    std::vector<std::string> keys;
+    for (std::size_t g : fit) {
+        const std::string key = by == HoldOut::Shape ? hold_out_shape(problem.group_names[g]) : problem.group_names[g];
+        const auto it = std::find(keys.begin(), keys.end(), key);
+        if (it == keys.end()) {
+            keys.push_back(key);
+            units.push_back({g});
+        } else {
+            units[static_cast<std::size_t>(it - keys.begin())].push_back(g);
+        }
+    }
+    return units;
+}
+
+// Refits without each unit of fitted groups in turn (units[k] -> out[k]).
+// The refits are independent, so they run on worker threads, each with its
+// own RowPredictor (a predictor holds the preset it edits); every refit is
+// the same deterministic search whatever the thread count, and the results
+// land in their own slots, so the output does not depend on it. The first
+// refit to throw, in unit order, is rethrown.
 std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& problem,
-                                    const std::vector<std::size_t>& fit, const std::vector<double>& start,
-                                    const CalibrationOptions& options, const ConfigValue& preset_root,
-                                    const std::string& preset_path, const CalibrationData& input) {
-    std::vector<LeftOut> out(fit.size());
-    std::vector<std::exception_ptr> errors(fit.size());
+                                    const std::vector<std::size_t>& fit,
+                                    const std::vector<std::vector<std::size_t>>& units,
+                                    const std::vector<double>& start, const CalibrationOptions& options,
+                                    const ConfigValue& preset_root, const std::string& preset_path,
+                                    const CalibrationData& input) {
+    std::vector<LeftOut> out(units.size());
+    std::vector<std::exception_ptr> errors(units.size());
     std::mutex reporting;
     std::size_t done = 0;
     auto refit = [&](RowPredictor& predictor, std::size_t k) {
         try {
+            const std::vector<std::size_t>& unit = units[k];
             std::vector<std::size_t> rest;
             for (std::size_t h : fit)
-                if (h != fit[k]) rest.push_back(h);
+                if (std::find(unit.begin(), unit.end(), h) == unit.end()) rest.push_back(h);
             const FitOutcome without = fit_groups(predictor, problem, rest, start);
             std::vector<double> predicted(problem.data.size(), 0.0);
-            predictor.predict_rows(without.values, problem.group_rows[fit[k]], predicted);
-            out[k] = {stats_of(problem.group_rows[fit[k]], predicted, problem.data), without.values,
-                      without.evaluations};
+            out[k].values = without.values;
+            out[k].evaluations = without.evaluations;
+            for (std::size_t g : unit) {
+                predictor.predict_rows(without.values, problem.group_rows[g], predicted);
+                out[k].stats.push_back(stats_of(problem.group_rows[g], predicted, problem.data));
+            }
         } catch (...) {
             errors[k] = std::current_exception();
         }
         const std::lock_guard<std::mutex> lock(reporting);
         ++done;
-        if (options.progress) options.progress(done, fit.size());
+        if (options.progress) options.progress(done, units.size());
     };
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
                                            : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, fit.size()));
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, units.size()));
     if (threads <= 1) {
-        for (std::size_t k = 0; k < fit.size(); ++k) refit(evaluator, k);
+        for (std::size_t k = 0; k < units.size(); ++k) refit(evaluator, k);
     } else {
         std::atomic<std::size_t> next{0};
         auto worker = [&](RowPredictor& predictor) {
-            for (std::size_t k = next++; k < fit.size(); k = next++) refit(predictor, k);
+            for (std::size_t k = next++; k < units.size(); k = next++) refit(predictor, k);
         };
         std::vector<std::unique_ptr<RowPredictor>> predictors;
         for (unsigned t = 1; t < threads; ++t)
@@ -244,7 +270,14 @@ std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& prob
         if (e) std::rethrow_exception(e);
     return out;
 }
+
 }  // namespace
+
+std::string hold_out_shape(const std::string& group) {
+    if (group.rfind("training/", 0) == 0) return group;
+    const std::size_t slash = group.find('/');
+    return slash == std::string::npos ? group : group.substr(slash + 1);
+}
 
 std::string_view group_role_name(GroupRole role) {
     switch (role) {
@@ -418,13 +451,17 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         gf.after = stats_of(problem.group_rows[g], after, data);
         result.groups.push_back(std::move(gf));
     }
-    if (fit.size() >= 2 && options.leave_one_group_out) {
-        const std::vector<LeftOut> refits = leave_each_out(evaluator, problem, fit, start, options, preset_root,
-                                                          preset_path, input);
-        for (std::size_t k = 0; k < fit.size(); ++k) {
-            GroupFit& gf = result.groups[fit[k]];
-            gf.left_out = refits[k].stats;
-            gf.left_out_values = refits[k].values;
+    result.hold_out = options.hold_out;
+    const std::vector<std::vector<std::size_t>> units = hold_out_units(problem, fit, options.hold_out);
+    if (units.size() >= 2 && options.leave_one_group_out) {
+        const std::vector<LeftOut> refits =
+            leave_each_out(evaluator, problem, fit, units, start, options, preset_root, preset_path, input);
+        for (std::size_t k = 0; k < units.size(); ++k) {
+            for (std::size_t i = 0; i < units[k].size(); ++i) {
+                GroupFit& gf = result.groups[units[k][i]];
+                gf.left_out = refits[k].stats[i];
+                gf.left_out_values = refits[k].values;
+            }
             result.evaluations += refits[k].evaluations;
         }
     }

@@ -39,10 +39,20 @@
 
 namespace dtcalc {
 
+/// What each out-of-sample refit leaves out: one fitted group, or every
+/// fitted group of one shape (GPUs x nodes: all-reduce/8gpu/1node and
+/// send-recv/8gpu/1node are one shape; a training group is its own).
+enum class HoldOut { Group, Shape };
+
+/// The shape of a group for HoldOut::Shape: what follows the collective in an
+/// nccl-tests group ("8gpu/1node"), a training group itself.
+std::string hold_out_shape(const std::string& group);
+
 struct CalibrationOptions {
     std::vector<std::string> fit_groups;    ///< patterns ('*' any run); empty: every group not checked
     std::vector<std::string> check_groups;  ///< patterns of groups held out to check the fit
-    bool leave_one_group_out = true;        ///< refit without each fitted group in turn
+    bool leave_one_group_out = true;        ///< refit without each fitted group (or shape) in turn
+    HoldOut hold_out = HoldOut::Group;      ///< what each of those refits leaves out
     /// Threads for the leave-one-group-out refits (<= 0: every hardware
     /// thread); the result is the same for any count.
     int threads = 0;
@@ -87,7 +97,7 @@ struct GroupFit {
     std::string group;
     GroupRole role = GroupRole::Fit;
     ErrorStats before, after;
-    std::optional<ErrorStats> left_out;  ///< fitted without this group (fit groups, two or more)
+    std::optional<ErrorStats> left_out;  ///< fitted without this group, or its shape (two units or more)
     std::vector<double> left_out_values;  ///< the constants fitted without it
 };
 
@@ -109,6 +119,7 @@ struct CalibrationResult {
     std::size_t rows_used = 0;  ///< not contradictory
     double objective_before = 0, objective_after = 0;  ///< on the fitted groups
     int evaluations = 0;  ///< objective evaluations, every fit together
+    HoldOut hold_out = HoldOut::Group;  ///< what the out-of-sample refits left out
 };
 
 std::string_view group_role_name(GroupRole role);

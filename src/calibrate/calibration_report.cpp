@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -79,7 +80,8 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
         out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}  {}\n", c.key, value_text(c.before), value_text(c.after), bounds, c.rows,
                            fit_note(c));
     }
-    out << "\nerror per group, |predicted / measured - 1|: with the preset's values, the fitted ones, and fitted without the group\n";
+    out << "\nerror per group, |predicted / measured - 1|: with the preset's values, the fitted ones, and fitted without "
+        << (result.hold_out == HoldOut::Shape ? "every group of its shape (GPUs x nodes)" : "the group") << "\n";
     out << fmt::format("{:<28} {:<6} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "group", "role", "rows",
                        "MAE before", "max before", "MAE after", "max after", "MAE out", "max out");
     for (const GroupFit& g : result.groups) {
@@ -90,14 +92,18 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
                            percent(g.after.mean), percent(g.after.max), out_mean, out_max);
     }
     bool any_hit = false;
+    std::vector<std::string> listed;  // a shape's refit is listed once
     for (const GroupFit& g : result.groups) {
         const std::vector<BoundHit> hits = refit_bound_hits(g, result.constants);
         if (hits.empty()) continue;
+        const std::string without = result.hold_out == HoldOut::Shape ? hold_out_shape(g.group) : g.group;
+        if (std::find(listed.begin(), listed.end(), without) != listed.end()) continue;
+        listed.push_back(without);
         if (!any_hit)
-            out << "\nrefits without a group that put a constant at a bound the fit on every group is inside (the "
+            out << "\nout-of-sample refits that put a constant at a bound the fit on every group is inside (the "
                    "groups left cannot place it):\n";
         any_hit = true;
-        out << fmt::format("  without {}:", g.group);
+        out << fmt::format("  without {}:", without);
         for (std::size_t k = 0; k < hits.size(); ++k) {
             const ConstantFit& c = result.constants[hits[k].constant];
             out << fmt::format(" {} {} -> {} ({} bound){}", c.key, value_text(c.after),
@@ -125,7 +131,9 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
     for (std::size_t i = 0; i < header.inputs.size(); ++i) out << (i ? ", " : "") << json_string(header.inputs[i]);
     out << "],\n  \"rows_read\": " << result.rows_read << ", \"rows_used\": " << result.rows_used
         << ", \"objective_before\": " << json_number(result.objective_before)
-        << ", \"objective_after\": " << json_number(result.objective_after) << ",\n  \"constants\": [\n";
+        << ", \"objective_after\": " << json_number(result.objective_after)
+        << ", \"left_out_by\": " << (result.hold_out == HoldOut::Shape ? "\"shape\"" : "\"group\"")
+        << ",\n  \"constants\": [\n";
     for (std::size_t i = 0; i < result.constants.size(); ++i) {
         const ConstantFit& c = result.constants[i];
         out << fmt::format("    {{\"key\": {}, \"before\": {}, \"after\": {}, \"low\": {}, \"high\": {}, \"rows\": {}, "

@@ -38,6 +38,7 @@ struct CalibrateOptions {
     std::string date;
     bool no_leave_one_out = false;
     int threads = 0;
+    std::string leave_out = "group";
     bool no_progress = false;
 };
 
@@ -65,6 +66,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
                    const std::vector<std::string>& model_dirs) {
     const OutputFormat format = parse_output_format(options.format);
     if (format == OutputFormat::Csv) throw InputError({"--format", 0, 0, ""}, "expected table or json, got 'csv'");
+    if (options.leave_out != "group" && options.leave_out != "shape")
+        throw InputError({"--leave-out", 0, 0, ""}, "expected group or shape, got '" + options.leave_out + "'");
     if (options.threads < 0 || options.threads > 1024)
         throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(options.threads));
     const std::string date = options.date.empty() ? today() : checked_date(options.date);
@@ -110,7 +113,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     calibration.check_groups = options.check;
     calibration.leave_one_group_out = !options.no_leave_one_out;
     calibration.threads = options.threads;
-    ProgressBar bar(!options.no_progress, "leave-one-group-out refits");
+    calibration.hold_out = options.leave_out == "shape" ? HoldOut::Shape : HoldOut::Group;
+    ProgressBar bar(!options.no_progress, "out-of-sample refits");
     calibration.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
     const CalibrationResult result = calibrate_preset(root, preset_path, rows, calibration);
     bar.clear();
@@ -166,6 +170,9 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
                         "Threads for the leave-one-group-out refits (default 0: every core); the result is the same "
                         "for any count");
     command->add_flag("--no-progress", options->no_progress, "No progress bar on stderr");
+    command->add_option("--leave-out", options->leave_out,
+                        "What each out-of-sample refit leaves out: group (default) or shape (every group of one "
+                        "GPUs x nodes shape)");
     command->callback([options, &preset_dirs, &model_dirs] { run_calibrate(*options, preset_dirs, model_dirs); });
 }
 
