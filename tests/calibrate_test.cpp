@@ -336,12 +336,35 @@ TEST_CASE("--leave-out shape: each refit leaves out every group of one GPUs x no
     std::ostringstream json;
     write_calibration_json(json, {}, r);
     CHECK(json.str().find("\"left_out_by\": \"shape\"") != std::string::npos);
+    // 10 x 8 (h100_nccl_tests.csv) and 10 x 4 (cluster01): only the 10 x 8 rings pin
+    // the ring channel's rate (two channels per NIC, not full; on 10 x 4 four
+    // channels fill each NIC at every size: "a constant the fitted rows do not
+    // pin", above). Without the 10 x 8 shape the refit cannot move it and keeps
+    // the preset's value; the report says so.
+    std::vector<NcclMeasurement> ten = read_nccl_tests_csv(kCsv);  // its 10 x 8 rows
+    std::erase_if(ten, [](const NcclMeasurement& m) { return m.nodes != 10; });
+    for (const NcclMeasurement& m : read_nccl_inputs(
+             {std::string(DTCALC_VALIDATION_DIR) + "/nccl/cluster01/multi-node/nccl_N10_G4.log"}))
+        ten.push_back(m);
+    const CalibrationResult rings = calibrate_preset(read_toml_file(kPreset), kPreset, ten, by_shape);
+    std::size_t ring_rate = 0;
+    while (rings.constants[ring_rate].key != "nccl.ring-network-channel-bandwidth") ++ring_rate;
+    REQUIRE(rings.constants[ring_rate].pinned);
+    const GroupFit& ag = group(rings, "all-gather/80gpu/10node");
+    REQUIRE(ag.left_out_kept.size() == rings.constants.size());
+    CHECK(ag.left_out_kept[ring_rate]);
+    CHECK(ag.left_out_values[ring_rate] == rings.constants[ring_rate].before);
+    CHECK_FALSE(group(rings, "all-gather/40gpu/10node").left_out_kept[ring_rate]);
+    std::ostringstream rings_table;
+    write_calibration_table(rings_table, {}, rings);
+    CHECK(rings_table.str().find("  without 80gpu/10node: ") != std::string::npos);
+    CHECK(rings_table.str().find("nccl.ring-network-channel-bandwidth kept at 22.43 (not pinned)") != std::string::npos);
     const auto bad = run_dtcalc("calibrate --preset h100-ib-ndr400 " + kCsv + " --leave-out node");
     CHECK(bad.exit_code == 2);
     CHECK(bad.out == "dtcalc: error: --leave-out: expected group or shape, got 'node'\n");
 }
 
-TEST_CASE("the report names the refits that put a constant at a bound the full fit is inside of") {
+TEST_CASE("the report names the refits that cannot place a constant the full fit places: at a bound, or kept") {
     // A result made by hand: two fitted constants, inside their bounds in the
     // fit on every group; without group "a" the first goes to its upper bound,
     // without "b" the second stays where it was and the first sits at its lower
@@ -360,15 +383,26 @@ TEST_CASE("the report names the refits that put a constant at a bound the full f
     a.left_out_values = {20, 5};
     b.left_out = ErrorStats{10, 0.01, 0.02};
     b.left_out_values = {2.7, 4};
-    r.groups = {a, b};
+    // Without "c" neither constant moves a row left: both kept at the preset's
+    // values. Only the first is news: the full fit pins it, not the second.
+    GroupFit c;
+    c.group = "c";
+    c.left_out = ErrorStats{10, 0.05, 0.08};
+    c.left_out_values = {2.64, 4};
+    c.left_out_kept = {true, true};
+    r.groups = {a, b, c};
     std::ostringstream table;
     write_calibration_table(table, {}, r);
     CHECK(table.str().find("  without a: nccl.nvls-loop-overhead-us 2.64 -> 20 (upper bound)\n") != std::string::npos);
     CHECK(table.str().find("without b") == std::string::npos);
+    CHECK(table.str().find("  without c: nccl.nvls-loop-overhead-us kept at 2.64 (not pinned)\n") != std::string::npos);
     std::ostringstream json;
     write_calibration_json(json, {}, r);
-    CHECK(json.str().find("\"constants\": [20, 5], \"at_bound\": [\"nccl.nvls-loop-overhead-us\"]}") != std::string::npos);
-    CHECK(json.str().find("\"constants\": [2.7, 4], \"at_bound\": []}") != std::string::npos);
+    CHECK(json.str().find("\"constants\": [20, 5], \"at_bound\": [\"nccl.nvls-loop-overhead-us\"], \"kept\": []}") !=
+          std::string::npos);
+    CHECK(json.str().find("\"constants\": [2.7, 4], \"at_bound\": [], \"kept\": []}") != std::string::npos);
+    CHECK(json.str().find("\"constants\": [2.64, 4], \"at_bound\": [], \"kept\": [\"nccl.nvls-loop-overhead-us\"]}") !=
+          std::string::npos);
 }
 
 TEST_CASE("contradictory rows are listed and left out, not averaged") {

@@ -187,6 +187,7 @@ std::string group_list(const std::vector<std::size_t>& groups, const std::vector
 struct LeftOut {
     std::vector<ErrorStats> stats;  // per group of the unit, in its order
     std::vector<double> values;
+    std::vector<bool> kept;  // per constant: the groups left do not place it (too few rows, or not pinned)
     int evaluations = 0;
 };
 
@@ -236,6 +237,15 @@ std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& prob
             std::vector<double> predicted(problem.data.size(), 0.0);
             out[k].values = without.values;
             out[k].evaluations = without.evaluations;
+            // A constant the groups left do not place keeps the preset's value,
+            // and with it what the left-out rows put into that value.
+            std::vector<std::size_t> rest_rows;
+            for (std::size_t h : rest)
+                rest_rows.insert(rest_rows.end(), problem.group_rows[h].begin(), problem.group_rows[h].end());
+            predictor.predict_rows(without.values, rest_rows, predicted);
+            for (std::size_t i = 0; i < without.values.size(); ++i)
+                out[k].kept.push_back(!without.fitted[i] ||
+                                      !moves_a_row(predictor, without.values, i, rest_rows, predicted));
             for (std::size_t g : unit) {
                 predictor.predict_rows(without.values, problem.group_rows[g], predicted);
                 out[k].stats.push_back(stats_of(problem.group_rows[g], predicted, problem.data));
@@ -461,6 +471,7 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
                 GroupFit& gf = result.groups[units[k][i]];
                 gf.left_out = refits[k].stats[i];
                 gf.left_out_values = refits[k].values;
+                gf.left_out_kept = refits[k].kept;
             }
             result.evaluations += refits[k].evaluations;
         }

@@ -99,6 +99,10 @@ struct GroupFit {
     ErrorStats before, after;
     std::optional<ErrorStats> left_out;  ///< fitted without this group, or its shape (two units or more)
     std::vector<double> left_out_values;  ///< the constants fitted without it
+    /// Per constant: the groups left could not place it (it changes fewer
+    /// than min_rows of their rows, or moving it 10 % changes none), so the
+    /// refit kept the preset's value.
+    std::vector<bool> left_out_kept;
 };
 
 struct Contradiction {

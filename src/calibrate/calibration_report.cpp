@@ -45,9 +45,13 @@ std::string fit_note(const ConstantFit& c) {
 // The constants a leave-one-group-out refit put at a bound where the fit on
 // every group did not: the rows left cannot place them, and the group's
 // out-of-sample error then says as much about the model as about the group.
+// So is a constant the refit kept at the preset's value because the groups
+// left do not move it, where the fit on every group pins it: the left-out
+// group keeps the benefit of a value its own rows helped set.
+enum class Unplaced { AtUpperBound, AtLowerBound, Kept };
 struct BoundHit {
     std::size_t constant;
-    bool high;
+    Unplaced how;
 };
 std::vector<BoundHit> refit_bound_hits(const GroupFit& g, const std::vector<ConstantFit>& constants) {
     std::vector<BoundHit> hits;
@@ -56,8 +60,13 @@ std::vector<BoundHit> refit_bound_hits(const GroupFit& g, const std::vector<Cons
         const ConstantFit& c = constants[i];
         if (!c.fitted) continue;
         const double v = g.left_out_values[i];
-        if (v >= c.high && c.after < c.high) hits.push_back({i, true});
-        else if (v <= c.low && c.after > c.low) hits.push_back({i, false});
+        if (i < g.left_out_kept.size() && g.left_out_kept[i]) {
+            if (c.pinned) hits.push_back({i, Unplaced::Kept});
+        } else if (v >= c.high && c.after < c.high) {
+            hits.push_back({i, Unplaced::AtUpperBound});
+        } else if (v <= c.low && c.after > c.low) {
+            hits.push_back({i, Unplaced::AtLowerBound});
+        }
     }
     return hits;
 }
@@ -100,15 +109,18 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
         if (std::find(listed.begin(), listed.end(), without) != listed.end()) continue;
         listed.push_back(without);
         if (!any_hit)
-            out << "\nout-of-sample refits that put a constant at a bound the fit on every group is inside (the "
-                   "groups left cannot place it):\n";
+            out << "\nout-of-sample refits that cannot place a constant the fit on every group places (the groups "
+                   "left put it at a bound, or do not move it and it keeps the preset's value):\n";
         any_hit = true;
         out << fmt::format("  without {}:", without);
         for (std::size_t k = 0; k < hits.size(); ++k) {
             const ConstantFit& c = result.constants[hits[k].constant];
-            out << fmt::format(" {} {} -> {} ({} bound){}", c.key, value_text(c.after),
-                               value_text(g.left_out_values[hits[k].constant]), hits[k].high ? "upper" : "lower",
-                               k + 1 < hits.size() ? "," : "");
+            const double v = g.left_out_values[hits[k].constant];
+            const std::string what = hits[k].how == Unplaced::Kept
+                                         ? fmt::format("kept at {} (not pinned)", value_text(v))
+                                         : fmt::format("{} -> {} ({} bound)", value_text(c.after), value_text(v),
+                                                       hits[k].how == Unplaced::AtUpperBound ? "upper" : "lower");
+            out << fmt::format(" {} {}{}", c.key, what, k + 1 < hits.size() ? "," : "");
         }
         out << "\n";
     }
@@ -151,12 +163,14 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
             std::string values;
             for (std::size_t k = 0; k < g.left_out_values.size(); ++k)
                 values += (k ? ", " : "") + json_number(g.left_out_values[k]);
-            std::string at_bound;
-            for (const BoundHit& h : refit_bound_hits(g, result.constants))
-                at_bound += (at_bound.empty() ? "" : ", ") + json_string(result.constants[h.constant].key);
+            std::string at_bound, kept;
+            for (const BoundHit& h : refit_bound_hits(g, result.constants)) {
+                std::string& list = h.how == Unplaced::Kept ? kept : at_bound;
+                list += (list.empty() ? "" : ", ") + json_string(result.constants[h.constant].key);
+            }
             left_out = stats_json(*g.left_out);
             left_out.pop_back();
-            left_out += ", \"constants\": [" + values + "], \"at_bound\": [" + at_bound + "]}";
+            left_out += ", \"constants\": [" + values + "], \"at_bound\": [" + at_bound + "], \"kept\": [" + kept + "]}";
         }
         out << fmt::format("    {{\"group\": {}, \"role\": {}, \"before\": {}, \"after\": {}, \"left_out\": {}}}{}\n",
                            json_string(g.group), json_string(group_role_name(g.role)), stats_json(g.before),

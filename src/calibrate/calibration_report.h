@@ -3,9 +3,10 @@
 // constant before -> after (or why it stayed), each group's mean absolute and
 // largest error (|predicted / measured - 1|) with the preset's values and the
 // fitted ones, and for fitted groups the error when every constant is fitted
-// without that group (leave-one-group-out), and which constants such a refit
-// put at a bound the fit on every group is inside of (JSON: the group's
-// left_out.at_bound); contradictory rows left out.
+// without that group or its shape (leave-one-out), and which constants such a
+// refit cannot place where the fit on every group does: put at a bound, or
+// kept at the preset's value (JSON: the group's left_out.at_bound and
+// left_out.kept); contradictory rows left out.
 #include <ostream>
 #include <string>
 #include <vector>
