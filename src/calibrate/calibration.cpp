@@ -18,6 +18,7 @@
 #include "calibrate/row_predictor.h"
 #include "config/calibration_table.h"
 #include "config/preset.h"
+#include "sweep/ordered_runner.h"
 #include "validate/validation_plan.h"
 
 namespace dtcalc {
@@ -257,9 +258,8 @@ std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& prob
         ++done;
         if (options.progress) options.progress(done, units.size());
     };
-    unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, units.size()));
+    const auto threads =
+        static_cast<unsigned>(std::min<std::size_t>(static_cast<std::size_t>(effective_threads(options.threads)), units.size()));
     if (threads <= 1) {
         for (std::size_t k = 0; k < units.size(); ++k) refit(evaluator, k);
     } else {

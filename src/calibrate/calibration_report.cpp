@@ -49,12 +49,12 @@ std::string fit_note(const ConstantFit& c) {
 // left do not move it, where the fit on every group pins it: the left-out
 // group keeps the benefit of a value its own rows helped set.
 enum class Unplaced { AtUpperBound, AtLowerBound, Kept };
-struct BoundHit {
+struct UnplacedConstant {
     std::size_t constant;
     Unplaced how;
 };
-std::vector<BoundHit> refit_bound_hits(const GroupFit& g, const std::vector<ConstantFit>& constants) {
-    std::vector<BoundHit> hits;
+std::vector<UnplacedConstant> unplaced_constants(const GroupFit& g, const std::vector<ConstantFit>& constants) {
+    std::vector<UnplacedConstant> hits;
     if (!g.left_out) return hits;
     for (std::size_t i = 0; i < constants.size() && i < g.left_out_values.size(); ++i) {
         const ConstantFit& c = constants[i];
@@ -103,7 +103,7 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
     bool any_hit = false;
     std::vector<std::string> listed;  // a shape's refit is listed once
     for (const GroupFit& g : result.groups) {
-        const std::vector<BoundHit> hits = refit_bound_hits(g, result.constants);
+        const std::vector<UnplacedConstant> hits = unplaced_constants(g, result.constants);
         if (hits.empty()) continue;
         const std::string without = result.hold_out == HoldOut::Shape ? hold_out_shape(g.group) : g.group;
         if (std::find(listed.begin(), listed.end(), without) != listed.end()) continue;
@@ -164,7 +164,7 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
             for (std::size_t k = 0; k < g.left_out_values.size(); ++k)
                 values += (k ? ", " : "") + json_number(g.left_out_values[k]);
             std::string at_bound, kept;
-            for (const BoundHit& h : refit_bound_hits(g, result.constants)) {
+            for (const UnplacedConstant& h : unplaced_constants(g, result.constants)) {
                 std::string& list = h.how == Unplaced::Kept ? kept : at_bound;
                 list += (list.empty() ? "" : ", ") + json_string(result.constants[h.constant].key);
             }

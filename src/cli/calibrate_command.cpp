@@ -68,8 +68,7 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     if (format == OutputFormat::Csv) throw InputError({"--format", 0, 0, ""}, "expected table or json, got 'csv'");
     if (options.leave_out != "group" && options.leave_out != "shape")
         throw InputError({"--leave-out", 0, 0, ""}, "expected group or shape, got '" + options.leave_out + "'");
-    if (options.threads < 0 || options.threads > 1024)
-        throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(options.threads));
+    check_threads_flag(options.threads);
     const std::string date = options.date.empty() ? today() : checked_date(options.date);
     const std::string preset_path = find_named_toml(options.preset, preset_dirs, "preset", "preset");
     std::string preset_text = read_text_file(preset_path);
@@ -165,9 +164,9 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
     command->add_option("--write,-o", options->write, "Write the fitted preset here (a .toml file)");
     command->add_option("--date", options->date, "The date the written preset names (default today, UTC)");
     command->add_flag("--no-leave-one-out", options->no_leave_one_out,
-                      "Skip the leave-one-group-out refits (one fit per fitted group)");
+                      "Skip the out-of-sample refits (one fit per fitted group or shape)");
     command->add_option("--threads,-j", options->threads,
-                        "Threads for the leave-one-group-out refits (default 0: every core); the result is the same "
+                        "Threads for the out-of-sample refits (default 0: every core); the result is the same "
                         "for any count");
     command->add_flag("--no-progress", options->no_progress, "No progress bar on stderr");
     command->add_option("--leave-out", options->leave_out,

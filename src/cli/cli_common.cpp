@@ -57,6 +57,11 @@ OutputFormat parse_output_format(const std::string& text) {
     throw InputError({"--format", 0, 0, ""}, "expected table, csv or json, got '" + text + "'");
 }
 
+void check_threads_flag(int threads) {
+    if (threads < 0 || threads > 1024)
+        throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(threads));
+}
+
 TimeUnit parse_units_flag(const std::string& text) {
     const auto unit = parse_time_unit(text);
     if (!unit) throw InputError({"--units", 0, 0, ""}, "expected us, ns, ms, s or cycles, got '" + text + "'");

@@ -57,5 +57,9 @@ private:
 
 OutputFormat parse_output_format(const std::string& text);  ///< throws InputError naming --format
 TimeUnit parse_units_flag(const std::string& text);          ///< throws InputError naming --units
+/// --threads / -j: 0 (every core) to 1024 (each worker holds its own scratch,
+/// so a bound keeps a mistyped count from exhausting memory); else an
+/// InputError naming --threads.
+void check_threads_flag(int threads);
 
 }  // namespace dtcalc::cli

@@ -114,10 +114,7 @@ private:
 void run_sweep(SweepCommand& c, const std::vector<std::string>& preset_dirs, const std::vector<std::string>& model_dirs) {
     SweepSettings settings;
     settings.threads = c.threads;
-    // Each worker holds its own scratch, allocated up front: a bound keeps a
-    // mistyped count from exhausting memory.
-    if (c.threads < 0 || c.threads > 1024)
-        throw InputError({"--threads", 0, 0, ""}, "expected 0 (every core) to 1024, got " + std::to_string(c.threads));
+    check_threads_flag(c.threads);
     std::tie(settings.shard_index, settings.shard_count) = parse_shard(c.shard);
     if (c.max_points && *c.max_points < 1)
         throw InputError({"--max-points", 0, 0, ""}, "expected 1 or more, got " + std::to_string(*c.max_points));
