@@ -35,12 +35,15 @@ TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
     CHECK(one.ring.bw_intra == 45.0);
     CHECK(one.channels == 32);
     CHECK(one.nvls.bw_intra == 80.0);
+    CHECK(one.nvls.bw_inter == 90.0);
     CHECK(one.nvls_channels == 24);
     CHECK(nccl_topology(p, 8, 2, 50.0).nvls_channels == 32);
 
-    // 1 x 8 all-reduce, 8 GiB. NCCL's choice: NVLS, 8 heads x (80 x nvlsEfficiency
-    // 0.74 x 7/8 x 2 = 103.6) = 828.8 GB/s bus, 473.6 algbw, 25 us, over the ring's
-    // 16 x 45 = 720 bus (411.4 algbw, 8.4 + 14 x 3.4 = 56 us). As it runs: 0.74 x
+    // 1 x 8 all-reduce, 8 GiB. NCCL's choice: NVLS. Its pass 2 raises the NVLS
+    // inter-node speed from 80 to the top step, 90 (below 2 x 80), so 8 heads x
+    // min(80 x nvlsEfficiency 0.74 x 7/8 x 2 = 103.6, 90) = 720 GB/s bus, 411.4
+    // algbw, 25 us: the ring's 16 x 45 = 720 bus (411.4 algbw) at 8.4 + 14 x
+    // 3.4 = 56 us loses on latency. As it runs: 0.74 x
     // 720 x 8/9 = 473.6 GB/s: 8589934592 / 473.6 = 18137530.8 ns; latency 25 us;
     // 8 GiB / 24 channels is not below 64 x 8 heads x 128 KiB, so the default
     // chunk and 473.6 GB/s; one 24 x 8 x 128 KiB = 25165824 B loop fills:

@@ -96,7 +96,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             const double gpus = static_cast<double>(shape.gpus_per_node);
             double per_channel_bw = topo.nvls.bw_intra * params.nvls_efficiency * (channels - 1) / channels;
             per_channel_bw *= kind == CollectiveKind::AllReduce ? 2.0 : (gpus - 1) / gpus;
-            bandwidth = channels * per_channel_bw;
+            bandwidth = channels * std::min(per_channel_bw, topo.nvls.bw_inter);
             if (kind == CollectiveKind::AllReduce) bandwidth *= n / steps;
             latency = nccl_nvls_latency_ns(shape, params);
             break;

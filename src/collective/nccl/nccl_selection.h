@@ -14,9 +14,10 @@
 //              + size / (bus x n / steps), bus with NCCL's LL/LL128 caps
 //   tree:      tree latency + size / (tree algbw x tree-correction[p][log2(size/64)])
 //              (correction for 64 B .. 2^23 x 64 B only)
-//   nvls:      nvls latency + size / bw, bw = heads x speed x nvls-efficiency
-//              x (heads-1)/heads x (2 for all-reduce, then x n/steps; (G-1)/G
-//              for all-gather and reduce-scatter)
+//   nvls:      nvls latency + size / bw, bw = heads x min(speed x
+//              nvls-efficiency x (heads-1)/heads x (2 for all-reduce; (G-1)/G
+//              for all-gather and reduce-scatter), the graph's inter-node
+//              speed), then x n/steps for all-reduce
 //   nvls-tree: base + latencies + size / (heads x min(intra, inter,
 //              max-per-channel[bucket]) x n/steps), intra as nvls all-reduce per
 //              head, inter = the graph's inter-node speed (x2 on two nodes)

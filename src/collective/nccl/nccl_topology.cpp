@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dtcalc {
 namespace {
@@ -76,6 +77,31 @@ NcclGraph raise_tree_intra_speed(const std::vector<double>& speeds, const NcclGr
     return tree;
 }
 
+// ncclTopoCompute for the tree of two GPUs in one node. The tree must have
+// the ring's channels (init.cc: treeGraph min = max = the ring's nChannels),
+// and a chain of two GPUs runs either way: the two ways use opposite
+// directions of each GPU's path, so half the channels go each way. The search
+// keeps the fastest step at which they fit (every solution has the same
+// channels), and ncclTopoDupChannels has nothing to add at the maximum.
+NcclGraph two_gpu_tree(const std::vector<double>& speeds, const NcclGraph& ring, double path) {
+    const int each_way = (ring.channels + 1) / 2;
+    for (double s : speeds)
+        if (each_way * s <= path + kEps) return {ring.channels, s, s};
+    return ring;
+}
+
+// ncclTopoCompute's pass 2 for NVLS: from the found speed, raise the
+// inter-node speed one step at a time while it is below twice the intra-node
+// one and the next step is at most `cap` (on one node nothing bounds it: the
+// NVSwitch paths are checked at the intra-node speed).
+double raise_nvls_inter_speed(const std::vector<double>& speeds, double intra, double cap) {
+    std::size_t i = 0;
+    while (i + 1 < speeds.size() && speeds[i] > intra + kEps) ++i;
+    double inter = speeds[i];
+    while (i > 0 && inter < 2.0 * intra - kEps && speeds[i - 1] <= cap + kEps) inter = speeds[--i];
+    return inter;
+}
+
 }  // namespace
 
 const std::vector<double>& nccl_speed_steps(int sm, bool inter) {
@@ -110,7 +136,7 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
 
     if (!multi_node) {
         t.ring = t.intra;
-        t.tree = t.intra;
+        t.tree = g == 2 ? two_gpu_tree(nccl_speed_steps(hw.sm, false), t.intra, path) : t.intra;
     } else {
         const int gpus_per_nic = std::max(1, hw.gpus_per_nic);
         t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic);
@@ -140,14 +166,9 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
                 intra = s;
                 break;
             }
-        double inter = intra;
-        if (multi_node)
-            for (double s : steps)
-                if (s <= cap + kEps && s < 2 * intra) {
-                    inter = std::max(inter, s);
-                    break;
-                }
         if (intra > 0) {
+            const double inter =
+                raise_nvls_inter_speed(steps, intra, multi_node ? cap : std::numeric_limits<double>::infinity());
             t.nvls = {heads, intra, inter};
             t.nvls_channels = multi_node ? params.nvls_channels_across_nodes : params.nvls_channels;
         }

@@ -27,11 +27,18 @@
 //   speed; across nodes pass 2 then raises only the tree's intra-node speed,
 //   one step at a time while it is below twice the inter-node speed and the
 //   channels still fit the NVLinks ("increase bwIntra for trees (2 nodes or
-//   collnet)"): NCCL rates a 2-node tree by that speed (tuning.cc).
+//   collnet)"): NCCL rates a 2-node tree by that speed (tuning.cc). One
+//   exception: on one node of two GPUs the chain runs either way, the two
+//   ways on opposite directions of each path, so the ring's channels fit at
+//   the fastest step s with ceil(channels / 2) x s <= P (1 x 2 H100: 12 x 60
+//   where the ring has 12 x 30; NCCL 2.29.2 prints tree all-reduce Simple
+//   at 232.2 GB/s = 12 x 38.7 / 2, validation/nccl/SOURCE.md).
 // NVLS (NVSwitch with multicast, sm90+, G >= 2): one head per GPU on one node
 //   and one per NIC in use across nodes; each GPU carries its heads' traffic
-//   plus one more, so s = the largest step with (G + 1) s <= P; across nodes
-//   the inter-node speed is raised to the largest step <= min(NIC, PCIe).
+//   plus one more, so s = the largest step with (G + 1) s <= P. Pass 2 then
+//   raises the inter-node speed a step at a time while it is below 2 s, up
+//   to min(NIC, PCIe) across nodes and to the top step on one node (the
+//   NVSwitch paths are checked at s only): 1 x 6 H100 gets 50 / 60 GB/s.
 // Point-to-point (paths.cc ncclTopoComputeP2pChannels): p2p channels =
 //   pow2Up(channels); per peer = pow2Up(min over peers): NVLink peers
 //   2 x (P / per-link figure), network peers max(1, ceil(NIC / P2P_PER_CHANNEL_NET_BW));
