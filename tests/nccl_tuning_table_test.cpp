@@ -170,3 +170,26 @@ TEST_CASE("NCCL's choice on 2, 4 and 6 H100 GPUs as NCCL 2.29.2's log names it")
         CHECK(six.channels == 16);
     }
 }
+
+TEST_CASE("an all-reduce, all-gather or reduce-scatter of 0 bytes runs nothing, as NCCL discards it") {
+    // src/enqueue.cc, taskAppend: "Empty collectives can be discarded" (count
+    // 0), before any algorithm is chosen: no kernel, no time. Point-to-point
+    // is not discarded there: a send/recv of 0 bytes keeps its launch latency.
+    const Preset preset = load_preset("h100-ib-ndr400", kDirs);
+    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather, CollectiveKind::ReduceScatter}) {
+        CAPTURE(collective_kind_name(kind));
+        CHECK(nccl_discards(kind, 0));
+        CHECK_FALSE(nccl_discards(kind, 8));
+        const Run r = run(preset, kind, 0, 2, 4);
+        CHECK(r.us == 0.0);
+        CHECK(r.algorithm == "none");
+        CHECK(r.channels == 0);
+        CHECK(r.nics == 4);
+        // The smallest non-empty size is NCCL's latency: more than 0.
+        CHECK(run(preset, kind, 64, 2, 4).us > 5.0);
+    }
+    CHECK_FALSE(nccl_discards(CollectiveKind::SendRecv, 0));
+    const Run p2p = run(preset, CollectiveKind::SendRecv, 0, 2, 4);
+    CHECK(p2p.algorithm == "p2p/Simple");
+    CHECK(p2p.us > 0.0);
+}

@@ -242,3 +242,24 @@ TEST_CASE("dtcalc validate exits 0 when every bound holds, 1 when one is exceede
     CHECK(bad.exit_code == 2);
     CHECK(bad.out == "dtcalc: error: /nonexistent/gates.toml: cannot open file\n");
 }
+
+TEST_CASE("rows of 0 bytes are left out, and the group says why") {
+    // nccl-tests prints a row of size 0 for each size below one element per
+    // rank (all-gather of 8-32 B of floats on 8 GPUs); NCCL discards an empty
+    // collective (src/enqueue.cc, taskAppend), so there is nothing to predict:
+    // the 1 GiB row stays (2676.94 us, as in "a run summarises each group").
+    const std::string csv = write_temp_file("zero_rows.csv",
+                                            "source_url,gpus,nodes,collective,size_bytes,time_us\n"
+                                            "here,8,1,all_gather_perf,0,0.54\n"
+                                            "here,8,1,all_gather_perf,0,0.56\n"
+                                            "here,8,1,all_gather_perf,1073741824,2500\n");
+    const std::string plan = write_temp_file("zero_rows.toml", "[[dataset]]\nname = \"z\"\nkind = \"nccl-tests\"\nfile = \"" +
+                                                                   csv + "\"\npreset = \"hgx-h100\"\n\n[[gate]]\ndataset = \"z\"\ngroup = \"*\"\n"
+                                                                   "metric = \"max\"\nbound = 0.1\n");
+    const ValidationReport report = run_validation(load_validation_plan(plan), kContext);
+    REQUIRE(report.cases.size() == 1);
+    CHECK(report.cases[0].predicted == doctest::Approx(2676.9417).epsilon(1e-6));
+    REQUIRE(report.groups.size() == 1);
+    CHECK(report.groups[0].note.find("2 rows of 0 bytes left out") != std::string::npos);
+    CHECK(report.groups[0].note.find("NCCL discards an empty collective") != std::string::npos);
+}

@@ -103,6 +103,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
             ": " +
             nccl_thread_launch_note(first_driven->gpus_per_thread) +
             "; fit on runs with one process per GPU (mpirun -np G ... -g 1), or leave their rows below 1 MiB out");
+    if (!inputs.discarded.empty())
+        notes.push_back(inputs.discarded.front().where.file + ": " + nccl_discarded_note(static_cast<int>(inputs.discarded.size())));
     const WarningsAtEnd say_notes(std::move(notes), "note");
     CalibrationData rows{std::move(inputs.collectives), std::move(inputs.training)};
     CalibrationOptions calibration;

@@ -1,5 +1,6 @@
 #include "cli/collective_command.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <memory>
@@ -190,6 +191,12 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
             rows.push_back({*kind, size, query.group.size(), c.system.backend, collective_time(c.system, query)});
         }
     }
+    std::vector<std::string> discarded;
+    if (std::any_of(rows.begin(), rows.end(), [](const CollectiveRow& r) { return r.result.algorithm == "none"; }))
+        discarded.push_back(std::string("nccl backend: ") + std::string(collective_kind_name(*kind)) +
+                            " of 0 bytes: NCCL discards an empty collective (src/enqueue.cc, taskAppend) and runs "
+                            "no kernel, so 0 us");
+    const WarningsAtEnd discarded_note(discarded, "note");
     // Where congestion comes from, at the largest size (and count); worked out
     // before any output, so that an error leaves stdout empty.
     std::vector<PhaseLinks> links;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "collective/nccl/nccl_selection.h"
 #include "config/config_readers.h"
 #include "validate/nccl_tests_csv.h"
 
@@ -21,7 +22,8 @@ void read_file(const std::string& path, const NcclLogShape& shape, const std::st
     }
     std::vector<NcclMeasurement> rows =
         looks_like_nccl_tests_csv(first_line) ? read_nccl_tests_csv(path) : parse_nccl_tests_log(text, path, shape);
-    for (NcclMeasurement& m : rows) out.collectives.push_back(std::move(m));
+    for (NcclMeasurement& m : rows)
+        (nccl_discards(m.kind, m.bytes) ? out.discarded : out.collectives).push_back(std::move(m));
 }
 
 bool hidden(const fs::path& p) {

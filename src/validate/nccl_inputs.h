@@ -19,17 +19,22 @@ namespace dtcalc {
 
 struct MeasuredInputs {
     std::vector<NcclMeasurement> collectives;
+    /// Rows left out of `collectives`: an all-reduce, all-gather or
+    /// reduce-scatter of 0 bytes (nccl-tests prints one for each size below
+    /// one element per rank), which NCCL discards (nccl_discards): nccl-tests
+    /// times only the call, and there is nothing to predict or fit.
+    std::vector<NcclMeasurement> discarded;
     std::vector<TrainingCase> training;  ///< each run on `preset` (read_measured_inputs)
 };
 
 /// Every row of every input, in the order given (a folder's files sorted by
-/// path); training cases run on `preset` (a name or .toml path). Throws as
-/// read_nccl_inputs.
+/// path), the discarded ones apart; training cases run on `preset` (a name or
+/// .toml path). Throws as read_nccl_inputs.
 MeasuredInputs read_measured_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape,
                                     const std::string& preset);
 
-/// Every collective row of every input, in the order given (a folder's files sorted by
-/// path). Throws InputError for a path that does not exist, a folder with no
+/// Every collective row of every input that NCCL does not discard, in the
+/// order given (a folder's files sorted by path). Throws InputError for a path that does not exist, a folder with no
 /// files, or any file that cannot be read as either format, or a file of
 /// training cases (read_measured_inputs reads those).
 std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape = {});

@@ -24,6 +24,12 @@ StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& 
     return out;
 }
 
+std::string nccl_discarded_note(int count) {
+    return fmt::format("{} row{} of 0 bytes left out (fewer elements than ranks): NCCL discards an empty collective "
+                       "(src/enqueue.cc, taskAppend) and runs no kernel; nccl-tests times only the call",
+                       count, count == 1 ? "" : "s");
+}
+
 std::string nccl_thread_launch_note(int gpus_per_thread) {
     // Public 8-GPU H100 and A100 sweeps run with -g 8 (one thread) take 17-20
     // us more at 8 B than dtcalc's NCCL latency, and than the same node run as

@@ -58,6 +58,9 @@ struct StatedNcclForce {
 StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
                                   const InputLocation& proto_at);
 
+/// Why `count` rows of 0 bytes (MeasuredInputs::discarded) are left out.
+std::string nccl_discarded_note(int count);
+
 /// What a run where one thread drove `gpus_per_thread` GPUs (> 1) adds to
 /// its small sizes, for a note beside its rows.
 std::string nccl_thread_launch_note(int gpus_per_thread);

@@ -68,6 +68,10 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
         }
         out.cases.push_back(std::move(c));
     }
+    // Rows of 0 bytes, left out: say so, per group.
+    std::map<std::string, int> discarded;
+    for (const NcclMeasurement& row : inputs.discarded) ++discarded[nccl_group_name(row)];
+    for (const auto& [group, count] : discarded) out.group_notes.emplace_back(group, nccl_discarded_note(count));
     // Runs where one thread drove several GPUs (nccl-tests -g G): say so.
     std::map<std::string, int> driven;
     for (const NcclMeasurement& row : rows) {

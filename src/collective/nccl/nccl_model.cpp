@@ -61,6 +61,11 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     result.chunk_bytes = query.bytes;
     if (shape.ranks <= 1) return result;
     const NcclRates rates = nccl_rates(network, query.group, shape, params);
+    result.nics = rates.topology.nics;
+    if (nccl_discards(query.kind, query.bytes)) {
+        result.algorithm = result.nccl_algorithm = result.nccl_protocol = "none";
+        return result;
+    }
     const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params, query.nccl);
 
     PhaseBreakdown phase;
@@ -84,7 +89,6 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     result.algorithm = nccl_choice_name(p.choice.algorithm, p.choice.protocol);
     result.nccl_algorithm = nccl_algorithm_name(p.choice.algorithm);
     result.nccl_protocol = nccl_protocol_name(p.choice.protocol);
-    result.nics = rates.topology.nics;
     result.channels = p.channels;
     result.phases.push_back(phase);
     return result;

@@ -10,7 +10,9 @@
 // As a CollectiveResult: one phase (dimension 0 on one node, else the outermost
 // spanned dimension), latency = per-step latencies, bandwidth = size over the
 // bottleneck rate, wait = pipeline fill; `algorithm` names the choice
-// ("nvls/Simple"), with NICs in use per node and the channels it runs.
+// ("nvls/Simple"), with NICs in use per node and the channels it runs. An
+// all-reduce, all-gather or reduce-scatter of 0 bytes takes no time and no
+// phase, its choice "none": NCCL discards it (nccl_discards).
 #include <cstdint>
 
 #include "collective/collective_cost.h"

@@ -61,6 +61,8 @@ double tree_correction(const NcclParameters& params, NcclProtocol protocol, std:
 
 }  // namespace
 
+bool nccl_discards(CollectiveKind kind, std::uint64_t bytes) { return bytes == 0 && is_group_collective(kind); }
+
 double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                            const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
                            const NcclForce& force) {

@@ -42,6 +42,12 @@ struct NcclChoice {
     NcclProtocol protocol = NcclProtocol::Simple;
 };
 
+/// True when NCCL launches nothing for the call: an all-reduce, all-gather or
+/// reduce-scatter of 0 bytes (fewer elements than ranks in nccl-tests' sweeps)
+/// is discarded before any choice (src/enqueue.cc, taskAppend: "Empty
+/// collectives can be discarded").
+bool nccl_discards(CollectiveKind kind, std::uint64_t bytes);
+
 /// NCCL's own estimate for one pair, in ns; negative when the pair is not
 /// enabled for this collective and communicator, or `force` (NCCL_ALGO /
 /// NCCL_PROTO, nccl_force.h) turns it off.
