@@ -360,7 +360,12 @@ TEST_CASE("one-node presets and the multi-node preset at one node agree") {
     }
 }
 
-TEST_CASE("time never falls as the size grows, and is finite from 0 B to 64 GiB") {
+// While NCCL's choice holds, a larger size never takes less time. Where the
+// choice changes it may: NCCL's own model is not monotone in size (its tree
+// correction factors). On 2 x 4 H100 all-reduce it runs ring/LL128 at 2 MiB
+// (tree/LL128 there is rated 0.6 x 0.85 of its bandwidth: treeCorrectionFactor
+// and the one-GPU-per-NIC tree) and tree/LL128 at 4 MiB (0.8 x 0.85).
+TEST_CASE("time never falls as the size grows under one choice, and is finite from 0 B to 64 GiB") {
     for (const char* name : {"hgx-h100", "h100-ib-ndr400", "dgx-a100", "a100-ib-hdr200"}) {
         const Preset preset = load_preset(name, kDirs);
         for (long long nodes : {1LL, 2LL, 16LL}) {
@@ -370,14 +375,16 @@ TEST_CASE("time never falls as the size grows, and is finite from 0 B to 64 GiB"
                 for (auto kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather,
                                   CollectiveKind::ReduceScatter, CollectiveKind::AllToAll, CollectiveKind::SendRecv}) {
                     double previous = 0;
+                    std::string previous_choice;
                     for (std::uint64_t bytes = 1; bytes <= 64 * GiB; bytes *= 2) {
                         const Run r = run(preset, kind, bytes, nodes, gpus);
                         INFO(name << " nodes " << nodes << " gpus " << gpus << " " << collective_kind_name(kind)
                                   << " " << bytes);
                         CHECK(std::isfinite(r.us));
                         CHECK(r.us > 0);
-                        CHECK(r.us >= previous);
+                        if (r.algorithm == previous_choice) CHECK(r.us >= previous);
                         previous = r.us;
+                        previous_choice = r.algorithm;
                     }
                     CHECK(run(preset, kind, 0, nodes, gpus).us >= 0);
                 }

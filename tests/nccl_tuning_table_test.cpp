@@ -1,9 +1,10 @@
 // dtcalc's copy of NCCL's tuning model (nccl_selection.h over the graphs of
-// nccl_topology.h) against the tables NCCL 2.29.2 itself printed for 2, 4 and
-// 6 H100 SXM GPUs of one node (tests/data/README.md): every latency and
-// bandwidth, for every algorithm and protocol of all-gather, reduce-scatter
-// and all-reduce. NCCL prints them rounded to 0.1, so each must agree within
-// 0.05 (and 0.01 % of the bandwidth).
+// nccl_topology.h) against the tables NCCL itself printed (tests/data/README.md):
+// NCCL 2.29.2 for 2, 4 and 6 H100 SXM of one node, and NCCL 2.30.4 (whose
+// tuning rules and constants for these shapes are 2.29's) for 1 x 8 and 2 x 8
+// H200 over InfiniBand: every latency and bandwidth, for every algorithm and
+// protocol of all-gather, reduce-scatter and all-reduce. NCCL prints them
+// rounded to 0.1, so each must agree within 0.05 (and 0.01 % of the bandwidth).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "collective/nccl/nccl_shape.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
+#include "config/system_source.h"
 #include "network/cluster_shape.h"
 #include "nccl_run.h"
 
@@ -25,7 +27,8 @@ using namespace dtcalc::testing;
 namespace {
 
 struct PrintedTuning {
-    int gpus = 0;
+    int nodes = 0;
+    int gpus_per_node = 0;
     std::string collective;  // NCCL's name: AllGather, ReduceScatter, AllReduce
     std::string algorithm;   // Tree, Ring, NVLS, NVLSTree, PAT
     std::string protocol;    // LL, LL128, Simple
@@ -33,8 +36,8 @@ struct PrintedTuning {
     double bandwidth_gbps = 0;  // 0: NCCL has the pair off
 };
 
-std::vector<PrintedTuning> read_printed_tuning() {
-    std::ifstream in(std::string(DTCALC_TEST_DATA_DIR) + "/nccl_2.29.2_tuning_h100_1node.csv");
+std::vector<PrintedTuning> read_printed_tuning(const std::string& file) {
+    std::ifstream in(std::string(DTCALC_TEST_DATA_DIR) + "/" + file);
     REQUIRE(in);
     std::vector<PrintedTuning> out;
     std::string line;
@@ -44,7 +47,9 @@ std::vector<PrintedTuning> read_printed_tuning() {
         PrintedTuning t;
         std::string cell;
         std::getline(fields, cell, ',');
-        t.gpus = std::stoi(cell);
+        t.nodes = std::stoi(cell);
+        std::getline(fields, cell, ',');
+        t.gpus_per_node = std::stoi(cell);
         std::getline(fields, t.collective, ',');
         std::getline(fields, t.algorithm, ',');
         std::getline(fields, t.protocol, ',');
@@ -80,22 +85,23 @@ NcclProtocol protocol_of(const std::string& p) {
     return NcclProtocol::Simple;
 }
 
-}  // namespace
-
-TEST_CASE("NCCL's tuning as dtcalc copies it matches what NCCL 2.29.2 printed for 2, 4 and 6 H100 GPUs") {
-    const std::vector<PrintedTuning> printed = read_printed_tuning();
-    REQUIRE(printed.size() == 135);  // 3 communicators x 3 collectives x 5 algorithms x 3 protocols
-    const Preset preset = load_preset("h100-ib-ndr400", kDirs);
-    const NcclParameters& p = *preset.system.nccl();
-    // Above 64 B x 2^23 no tree correction applies: the time is latency + size / bandwidth.
-    const double size = 8.0 * GiB;
+// Checks every printed entry on `system` shaped as each row says; returns how
+// many pairs NCCL had on.
+int check_printed_tuning(const System& system, const std::vector<PrintedTuning>& printed) {
+    const NcclParameters& p = *system.nccl();
+    // NCCL's latency is its time at 0 bytes; its bandwidth the slope between
+    // 4 and 8 GiB, above the tree correction's sizes and where a multi-node
+    // ring all-reduce's latency already carries its plateau factor.
+    const double lo = 4.0 * GiB;
+    const double hi = 8.0 * GiB;
     int on = 0;
     for (const PrintedTuning& t : printed) {
-        CAPTURE(t.gpus);
+        CAPTURE(t.nodes);
+        CAPTURE(t.gpus_per_node);
         CAPTURE(t.collective);
         CAPTURE(t.algorithm);
         CAPTURE(t.protocol);
-        const Network network = shape_cluster(preset.system.network, 1, t.gpus);
+        const Network network = shape_cluster(system.network, t.nodes, t.gpus_per_node);
         const CommGroup group = whole_network_group(network);
         const NcclShape shape = nccl_shape(group);
         const NcclRates rates = nccl_rates(network, group, shape, p);
@@ -103,17 +109,42 @@ TEST_CASE("NCCL's tuning as dtcalc copies it matches what NCCL 2.29.2 printed fo
         const NcclAlgorithm a = algorithm_of(t.algorithm);
         const NcclProtocol pr = protocol_of(t.protocol);
         const double at_zero = nccl_tuning_time_ns(kind, 0, shape, rates, p, a, pr);
-        const double at_size = nccl_tuning_time_ns(kind, static_cast<std::uint64_t>(size), shape, rates, p, a, pr);
         if (t.bandwidth_gbps == 0) {
             CHECK(at_zero < 0);  // off in NCCL, off in dtcalc
             continue;
         }
         ++on;
         REQUIRE(at_zero >= 0);
+        const double at_lo = nccl_tuning_time_ns(kind, static_cast<std::uint64_t>(lo), shape, rates, p, a, pr);
+        const double at_hi = nccl_tuning_time_ns(kind, static_cast<std::uint64_t>(hi), shape, rates, p, a, pr);
         CHECK(std::abs(at_zero / 1000.0 - t.latency_us) <= 0.05 + 1e-9);
-        CHECK(std::abs(size / (at_size - at_zero) - t.bandwidth_gbps) <= 0.05 + 1e-4 * t.bandwidth_gbps);
+        CHECK(std::abs((hi - lo) / (at_hi - at_lo) - t.bandwidth_gbps) <= 0.05 + 1e-4 * t.bandwidth_gbps);
     }
-    CHECK(on == 45);  // 3 x (ring: 3 collectives x 3 protocols; tree all-reduce x 3; NVLS all-reduce, AG, RS)
+    return on;
+}
+
+}  // namespace
+
+TEST_CASE("NCCL's tuning as dtcalc copies it matches what NCCL 2.29.2 printed for 2, 4 and 6 H100 GPUs") {
+    const std::vector<PrintedTuning> printed = read_printed_tuning("nccl_2.29.2_tuning_h100.csv");
+    REQUIRE(printed.size() == 135);  // 3 communicators x 3 collectives x 5 algorithms x 3 protocols
+    // 3 x (ring: 3 collectives x 3 protocols; tree all-reduce x 3; NVLS all-reduce, AG, RS)
+    CHECK(check_printed_tuning(load_preset("h100-ib-ndr400", kDirs).system, printed) == 45);
+}
+
+TEST_CASE("NCCL's tuning as dtcalc copies it matches what NCCL 2.30.4 printed for 1 x 8 and 2 x 8 H200") {
+    // The catalogue's H200 (18 NVLinks x SM90_NVLINK_BW, NVLS) with 8 NDR
+    // NICs a node, as the cluster's ConnectX-7 InfiniBand. On 2 x 8 the tree
+    // is the TREE pattern (one GPU per NIC): NCCL printed its all-reduce at
+    // 16.6 / 124.8 / 140.8 GB/s, 0.85 x 19.5 / 146.8 / 165.6.
+    SystemSource source;
+    source.gpu = "h200";
+    source.nodes = 2;
+    const System h200 = resolve_system(source, kDirs).system;
+    const std::vector<PrintedTuning> printed = read_printed_tuning("nccl_2.30.4_tuning_h200.csv");
+    REQUIRE(printed.size() == 90);  // 2 communicators x 3 collectives x 5 algorithms x 3 protocols
+    // 1 x 8: 15 as above; 2 x 8: ring 9, tree 3, NVLS-tree all-reduce 1.
+    CHECK(check_printed_tuning(h200, printed) == 28);
 }
 
 TEST_CASE("NCCL's graphs for one node of 2, 4 and 6 H100 GPUs: the tree of two and the NVLS inter-node speed") {
@@ -192,4 +223,53 @@ TEST_CASE("an all-reduce, all-gather or reduce-scatter of 0 bytes runs nothing, 
     const Run p2p = run(preset, CollectiveKind::SendRecv, 0, 2, 4);
     CHECK(p2p.algorithm == "p2p/Simple");
     CHECK(p2p.us > 0.0);
+}
+
+TEST_CASE("NCCL's tree across nodes keeps all NIC traffic on one GPU where no second GPU shares the NIC's switch") {
+    // search.cc: one GPU per node forces the TREE pattern; from sm90 on, the
+    // balanced tree (a NIC's traffic split between two GPUs on its PCIe
+    // switch) finds nothing with one GPU per NIC, and "Try a simpler tree"
+    // keeps the TREE pattern. Ampere has no such fallback.
+    const NcclParameters h100 = *load_preset("h100-ib-ndr400", kDirs).system.nccl();
+    CHECK_FALSE(nccl_topology(h100, 8, 1, 0).tree_nic_on_one_gpu);  // one node: no NIC
+    CHECK(nccl_topology(h100, 1, 2, 50.0).tree_nic_on_one_gpu);
+    CHECK(nccl_topology(h100, 2, 2, 50.0).tree_nic_on_one_gpu);
+    CHECK(nccl_topology(h100, 8, 10, 50.0).tree_nic_on_one_gpu);
+    NcclParameters shared = h100;  // two GPUs per NIC, on its switch
+    shared.hardware.gpus_per_nic = 2;
+    CHECK_FALSE(nccl_topology(shared, 8, 2, 50.0).tree_nic_on_one_gpu);
+    CHECK(nccl_topology(shared, 1, 2, 50.0).tree_nic_on_one_gpu);  // one GPU per node: always
+    const NcclParameters a100 = *load_preset("a100-ib-hdr200", kDirs).system.nccl();
+    CHECK_FALSE(nccl_topology(a100, 8, 2, 25.0).tree_nic_on_one_gpu);
+    CHECK(nccl_topology(a100, 1, 2, 25.0).tree_nic_on_one_gpu);
+}
+
+TEST_CASE("2 x 4 H100 all-reduce: NCCL's choice runs the ring at 2 MiB and the tree at 4 MiB") {
+    // NCCL's tuning on 2 x 4 over NDR (two nodes: the graphs' intra-node
+    // speeds). Ring graph 8 x 24; tree 8 x 48 (intra raised), TREE pattern.
+    //   ring/LL128: 14.0 + 12 x 1.9 (NVLink steps) + 2 x 4.0 (network) = 44.8
+    //     us; bus min(8 x 24 x 0.92 = 176.64, 8 x 36.7) x 8/14 = 100.94 GB/s.
+    //   tree/LL128: 14.0 + 2 x (3 x 1.25 + 1 x 8.5) = 38.5 us; bus min(384 x
+    //     0.92, 8 x 41.4 = 331.2) -> LL128 min(331.2 x 120/128, 8 x 36.7 =
+    //     293.6) / 2 = 146.8, x 0.85 (TREE pattern) = 124.78 GB/s, then
+    //     treeCorrectionFactor LL128: 2 MiB = 64 B x 2^15: 0.6 -> 74.87;
+    //     4 MiB: 0.8 -> 99.82.
+    //   2 MiB: ring 44.8 + 20.78 = 65.58 us, tree 38.5 + 28.01 = 66.51 us;
+    //   4 MiB: ring 44.8 + 41.55 = 86.35 us, tree 38.5 + 42.02 = 80.52 us
+    //   (NVLS-tree 82.70 and 98.60, Simple and LL slower).
+    const Preset preset = load_preset("h100-ib-ndr400", kDirs);
+    const Network network = shape_cluster(preset.system.network, 2, 4);
+    const CommGroup group = whole_network_group(network);
+    const NcclShape shape = nccl_shape(group);
+    const NcclParameters& p = *preset.system.nccl();
+    const NcclRates rates = nccl_rates(network, group, shape, p);
+    const auto us = [&](std::uint64_t bytes, NcclAlgorithm a) {
+        return nccl_tuning_time_ns(CollectiveKind::AllReduce, bytes, shape, rates, p, a, NcclProtocol::LL128) / 1000.0;
+    };
+    CHECK(us(2 * MiB, NcclAlgorithm::Ring) == doctest::Approx(65.58).epsilon(2e-4));
+    CHECK(us(2 * MiB, NcclAlgorithm::Tree) == doctest::Approx(66.51).epsilon(2e-4));
+    CHECK(us(4 * MiB, NcclAlgorithm::Ring) == doctest::Approx(86.35).epsilon(2e-4));
+    CHECK(us(4 * MiB, NcclAlgorithm::Tree) == doctest::Approx(80.52).epsilon(2e-4));
+    CHECK(run(preset, CollectiveKind::AllReduce, 2 * MiB, 2, 4).algorithm == "ring/LL128");
+    CHECK(run(preset, CollectiveKind::AllReduce, 4 * MiB, 2, 4).algorithm == "tree/LL128");
 }

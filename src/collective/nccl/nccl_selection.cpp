@@ -10,6 +10,10 @@
 namespace dtcalc {
 namespace {
 
+// NCCL: tuning.cc, ncclTopoTuneModel: "if (a == NCCL_ALGO_TREE &&
+// comm->maxTreePattern == NCCL_TOPO_PATTERN_TREE) busBw *= .85".
+constexpr double kNcclOneGpuNicTreeFactor = 0.85;
+
 bool is_group_collective(CollectiveKind kind) {
     return kind == CollectiveKind::AllReduce || kind == CollectiveKind::AllGather ||
            kind == CollectiveKind::ReduceScatter;
@@ -92,6 +96,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             latency = nccl_tree_latency_ns(shape, params, protocol);
             bandwidth = nccl_tree_algbw_on(link, topo.tree.channels, shape, params, protocol) *
                         tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes - 1);
+            if (topo.tree_nic_on_one_gpu) bandwidth *= kNcclOneGpuNicTreeFactor;
             break;
         case NcclAlgorithm::Nvls: {
             const double channels = topo.nvls.channels;

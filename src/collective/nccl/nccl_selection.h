@@ -13,7 +13,8 @@
 //              all-reduce once each rank's share per channel is >= 64 B)
 //              + size / (bus x n / steps), bus with NCCL's LL/LL128 caps
 //   tree:      tree latency + size / (tree algbw x tree-correction[p][log2(size/64)])
-//              (correction for 64 B .. 2^23 x 64 B only)
+//              (correction for 64 B .. 2^23 x 64 B only), x 0.85 where the tree
+//              graph keeps all NIC traffic on one GPU (nccl_topology.h)
 //   nvls:      nvls latency + size / bw, bw = heads x min(speed x
 //              nvls-efficiency x (heads-1)/heads x (2 for all-reduce; (G-1)/G
 //              for all-gather and reduce-scatter), the graph's inter-node

@@ -149,6 +149,7 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         t.ring = search_ring(nccl_speed_steps(hw.sm, true), gpu_to_nic, std::max(path, hw.pcie_gbps()), hw.sm,
                              [&](double s) { return std::min(t.nics * fit(gpu_to_nic, s), nvlink_channels(s)); });
         t.tree = raise_tree_intra_speed(nccl_speed_steps(hw.sm, true), t.ring, nvlink_channels);
+        t.tree_nic_on_one_gpu = g == 1 || (hw.sm >= 90 && hw.gpus_per_nic <= 1);
     }
     // ncclTopoPostset: every search channel runs as two; sm90 doubles again
     // across nodes when the ring's per-channel speed is above 45 GB/s.

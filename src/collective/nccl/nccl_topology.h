@@ -33,6 +33,15 @@
 //   the fastest step s with ceil(channels / 2) x s <= P (1 x 2 H100: 12 x 60
 //   where the ring has 12 x 30; NCCL 2.29.2 prints tree all-reduce Simple
 //   at 232.2 GB/s = 12 x 38.7 / 2, validation/nccl/SOURCE.md).
+// Tree pattern across nodes (search.cc): NCCL searches a balanced tree first
+//   (a NIC's traffic split between the chain's first two GPUs, both reaching
+//   it through its PCIe switch), and falls back to the TREE pattern (all of it
+//   on one GPU) with one GPU per node ("if (ngpus == 1) ... pattern =
+//   NCCL_TOPO_PATTERN_TREE") and, from sm90 on ("Try a simpler tree"), where
+//   no second GPU shares the NIC's switch (one GPU per NIC, as on DGX/HGX
+//   H100): the balanced search then finds nothing and the simpler one keeps
+//   its graph. NCCL 2.30.4 prints 2 x 8 H200's tree all-reduce at 0.85 x the
+//   balanced figure (140.8 against 165.6 GB/s Simple).
 // NVLS (NVSwitch with multicast, sm90+, G >= 2): one head per GPU on one node
 //   and one per NIC in use across nodes; each GPU carries its heads' traffic
 //   plus one more, so s = the largest step with (G + 1) s <= P. Pass 2 then
@@ -63,6 +72,10 @@ struct NcclTopology {
     NcclGraph intra;                ///< one-node ring graph: the NVLink data rate
     NcclGraph ring;                 ///< this communicator's ring graph
     NcclGraph tree;                 ///< its tree graph: the ring's, intra-node speed raised across nodes
+    /// Across nodes: NCCL's tree graph has the TREE pattern (all NIC traffic
+    /// to and from one GPU) rather than the balanced one, which NCCL's tuning
+    /// rates 0.85 lower (nccl_selection.h).
+    bool tree_nic_on_one_gpu = false;
     int channels = 0;               ///< ring/tree channels the kernels run (after postset)
     NcclGraph nvls;                 ///< NVLS graph: channels = heads; 0 without NVLS
     int nvls_channels = 0;          ///< NVLS channels the kernels run
