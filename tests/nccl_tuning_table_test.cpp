@@ -89,11 +89,6 @@ NcclProtocol protocol_of(const std::string& p) {
 // many pairs NCCL had on.
 int check_printed_tuning(const System& system, const std::vector<PrintedTuning>& printed) {
     const NcclParameters& p = *system.nccl();
-    // NCCL's latency is its time at 0 bytes; its bandwidth the slope between
-    // 4 and 8 GiB, above the tree correction's sizes and where a multi-node
-    // ring all-reduce's latency already carries its plateau factor.
-    const double lo = 4.0 * GiB;
-    const double hi = 8.0 * GiB;
     int on = 0;
     for (const PrintedTuning& t : printed) {
         CAPTURE(t.nodes);
@@ -105,20 +100,16 @@ int check_printed_tuning(const System& system, const std::vector<PrintedTuning>&
         const CommGroup group = whole_network_group(network);
         const NcclShape shape = nccl_shape(group);
         const NcclRates rates = nccl_rates(network, group, shape, p);
-        const CollectiveKind kind = kind_of(t.collective);
-        const NcclAlgorithm a = algorithm_of(t.algorithm);
-        const NcclProtocol pr = protocol_of(t.protocol);
-        const double at_zero = nccl_tuning_time_ns(kind, 0, shape, rates, p, a, pr);
+        const NcclTuning tuning = nccl_tuning(kind_of(t.collective), shape, rates, p, algorithm_of(t.algorithm),
+                                              protocol_of(t.protocol));
         if (t.bandwidth_gbps == 0) {
-            CHECK(at_zero < 0);  // off in NCCL, off in dtcalc
+            CHECK_FALSE(tuning.on());  // off in NCCL, off in dtcalc
             continue;
         }
         ++on;
-        REQUIRE(at_zero >= 0);
-        const double at_lo = nccl_tuning_time_ns(kind, static_cast<std::uint64_t>(lo), shape, rates, p, a, pr);
-        const double at_hi = nccl_tuning_time_ns(kind, static_cast<std::uint64_t>(hi), shape, rates, p, a, pr);
-        CHECK(std::abs(at_zero / 1000.0 - t.latency_us) <= 0.05 + 1e-9);
-        CHECK(std::abs((hi - lo) / (at_hi - at_lo) - t.bandwidth_gbps) <= 0.05 + 1e-4 * t.bandwidth_gbps);
+        REQUIRE(tuning.on());
+        CHECK(std::abs(tuning.latency_ns / 1000.0 - t.latency_us) <= 0.05 + 1e-9);
+        CHECK(std::abs(tuning.bandwidth_gbps - t.bandwidth_gbps) <= 0.05 + 1e-4 * t.bandwidth_gbps);
     }
     return on;
 }

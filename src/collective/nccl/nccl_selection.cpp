@@ -67,17 +67,16 @@ double tree_correction(const NcclParameters& params, NcclProtocol protocol, std:
 
 bool nccl_discards(CollectiveKind kind, std::uint64_t bytes) { return bytes == 0 && is_group_collective(kind); }
 
-double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
-                           const NcclForce& force) {
-    if (!enabled(kind, shape, rates, params, force, algorithm, protocol)) return -1.0;
+NcclTuning nccl_tuning(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                       NcclAlgorithm algorithm, NcclProtocol protocol, const NcclForce& force) {
+    NcclTuning out;
+    if (!enabled(kind, shape, rates, params, force, algorithm, protocol)) return out;
     const NcclTopology& topo = rates.topology;
     // NCCL rates rings and trees by their graph's intra-node speed up to two
     // nodes and by its inter-node speed beyond, times the graph's channels.
     const NcclGraph& graph = algorithm == NcclAlgorithm::Tree ? topo.tree : topo.ring;
     const double per_channel = shape.nodes <= 2 ? graph.bw_intra : graph.bw_inter;
     const double link = graph.channels * per_channel;
-    const double size = static_cast<double>(bytes);
     const double n = static_cast<double>(shape.ranks);
     const double steps = nccl_ring_steps(kind, shape.ranks);
     double latency = 0;
@@ -86,16 +85,12 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
         case NcclAlgorithm::Ring: {
             const NcclRingRate ring = nccl_ring_rate_on(link, topo.ring.channels, shape, params, protocol);
             latency = nccl_ring_latency_ns(kind, shape, params, protocol);
-            if (protocol == NcclProtocol::Simple && shape.nodes > 1 && kind == CollectiveKind::AllReduce &&
-                size / (topo.channels * n) >= 64)
-                latency *= params.ring_plateau_factor;
             bandwidth = ring.bus_gbps * n / steps;
             break;
         }
         case NcclAlgorithm::Tree:
             latency = nccl_tree_latency_ns(shape, params, protocol);
-            bandwidth = nccl_tree_algbw_on(link, topo.tree.channels, shape, params, protocol) *
-                        tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes - 1);
+            bandwidth = nccl_tree_algbw_on(link, topo.tree.channels, shape, params, protocol);
             if (topo.tree_nic_on_one_gpu) bandwidth *= kNcclOneGpuNicTreeFactor;
             break;
         case NcclAlgorithm::Nvls: {
@@ -115,9 +110,6 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             const double cap =
                 params.nvls_tree_max_bandwidth_per_channel[static_cast<std::size_t>(shape.node_bucket())];
             bandwidth = channels * std::min({intra, inter, cap}) * n / steps;
-            if (params.hardware.sm >= 100 && params.hardware.cpu != NcclCpuVendor::Arm &&
-                kind == CollectiveKind::AllReduce)
-                bandwidth *= tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes);
             latency = nccl_nvls_tree_latency_ns(shape, params);
             break;
         }
@@ -126,9 +118,32 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
             latency = nccl_pat_latency_ns(shape, params);
             break;
         case NcclAlgorithm::P2p:
-            return -1.0;
+            return out;
     }
-    if (!(bandwidth > 0)) return -1.0;
+    if (!(bandwidth > 0)) return out;
+    out.latency_ns = latency;
+    out.bandwidth_gbps = bandwidth;
+    return out;
+}
+
+double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
+                           const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
+                           const NcclForce& force) {
+    const NcclTuning t = nccl_tuning(kind, shape, rates, params, algorithm, protocol, force);
+    if (!t.on()) return -1.0;
+    const double size = static_cast<double>(bytes);
+    double latency = t.latency_ns;
+    double bandwidth = t.bandwidth_gbps;
+    // ncclTopoGetAlgoTime's refinements by size.
+    if (algorithm == NcclAlgorithm::Ring && protocol == NcclProtocol::Simple && shape.nodes > 1 &&
+        kind == CollectiveKind::AllReduce &&
+        size / (rates.topology.channels * static_cast<double>(shape.ranks)) >= 64)
+        latency *= params.ring_plateau_factor;
+    if (algorithm == NcclAlgorithm::Tree)
+        bandwidth *= tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes - 1);
+    if (algorithm == NcclAlgorithm::NvlsTree && params.hardware.sm >= 100 &&
+        params.hardware.cpu != NcclCpuVendor::Arm && kind == CollectiveKind::AllReduce)
+        bandwidth *= tree_correction(params, protocol, bytes, kNcclTreeCorrectionSizes);
     return latency + size / bandwidth;
 }
 

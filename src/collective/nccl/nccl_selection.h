@@ -49,6 +49,21 @@ struct NcclChoice {
 /// collectives can be discarded").
 bool nccl_discards(CollectiveKind kind, std::uint64_t bytes);
 
+/// One entry of NCCL's tuning table for a collective on this communicator, as
+/// NCCL_DEBUG_SUBSYS=TUNING prints it ("latency / bandwidth", tuning.cc,
+/// ncclTopoTuneModel): before ncclTopoGetAlgoTime's refinements by size (the
+/// ring's plateau factor, the tree correction).
+struct NcclTuning {
+    double latency_ns = -1;     ///< < 0: NCCL has the pair off
+    double bandwidth_gbps = 0;  ///< GB/s NCCL divides the size by (nccl-tests' size, nBytes)
+    bool on() const { return latency_ns >= 0; }
+};
+
+/// The entry for one pair; off (latency < 0) when the pair is not enabled for
+/// this collective and communicator, or `force` turns it off.
+NcclTuning nccl_tuning(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
+                       NcclAlgorithm algorithm, NcclProtocol protocol, const NcclForce& force = {});
+
 /// NCCL's own estimate for one pair, in ns; negative when the pair is not
 /// enabled for this collective and communicator, or `force` (NCCL_ALGO /
 /// NCCL_PROTO, nccl_force.h) turns it off.
