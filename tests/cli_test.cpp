@@ -69,6 +69,33 @@ TEST_CASE("collective --backend nccl shows NICs in use, channels, algorithm and 
     }
 }
 
+TEST_CASE("collective --tuning prints NCCL's own table, as NCCL printed it for 2 x 8 H200") {
+    // NCCL 2.30.4 on 2 x 8 H200 over InfiniBand printed, for AllReduce
+    // (tests/data/nccl_2.30.4_tuning_h200.csv): Tree 25.2/16.6, 48.5/124.8,
+    // 92.4/140.8; Ring 40.0/20.8, 75.2/156.6, 131.6/204.8; NVLSTree Simple
+    // 66.8/246.2; NVLS and PAT off.
+    const Run r = run_dtcalc("collective all-reduce --gpu h200 --nodes 2 --gpus-per-node 8 --size 1MiB --tuning");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("NCCL's tuning for all-reduce on 16 GPUs (2 nodes x 8)") != std::string::npos);
+    CHECK(r.out.find("ring          40.0/   20.8    75.2/  156.6   131.6/  204.8") != std::string::npos);
+    CHECK(r.out.find("tree          25.2/   16.6    48.5/  124.8    92.4/  140.8") != std::string::npos);
+    CHECK(r.out.find("nvls                     -               -               -") != std::string::npos);
+    CHECK(r.out.find("nvls-tree                -               -    66.8/  246.2") != std::string::npos);
+    // --algo turns pairs off as NCCL_ALGO does.
+    const Run ring = run_dtcalc("collective all-reduce --gpu h200 --nodes 2 --gpus-per-node 8 --size 1MiB --tuning "
+                                "--algo ring");
+    REQUIRE(ring.exit_code == 0);
+    CHECK(ring.out.find("tree                     -               -               -") != std::string::npos);
+    // Table only; the nccl backend only.
+    const Run csv = run_dtcalc("collective all-reduce --gpu h200 --nodes 2 --size 1MiB --tuning --format csv");
+    CHECK(csv.exit_code == 2);
+    CHECK(csv.out.find("--tuning: is shown with --format table only") != std::string::npos);
+    const Run astra = run_dtcalc("collective all-reduce --size 1MiB --tuning " + kPreset);
+    CHECK(astra.exit_code == 2);
+    CHECK(astra.out.find("--tuning: shows the nccl backend's NCCL tuning; this system uses astra-aware") !=
+          std::string::npos);
+}
+
 TEST_CASE("collective JSON gives the earliest and latest rank where ranks finish apart") {
     const std::string configs = std::string(DTCALC_VALIDATION_DIR) + "/astrasim/configs/";
     const std::string files = " --network " + configs + "net_Switch_8_09d07a3c.yml --system " + configs;

@@ -9,6 +9,7 @@
 #include "cli/cli_common.h"
 #include "collective/collective_cost.h"
 #include "collective/collective_links.h"
+#include "collective/nccl/nccl_model.h"
 #include "core/count_range.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
@@ -16,6 +17,7 @@
 #include "report/collective_report.h"
 #include "report/svg_chart.h"
 #include "report/link_table.h"
+#include "report/nccl_tuning_report.h"
 
 namespace dtcalc::cli {
 namespace {
@@ -40,6 +42,7 @@ struct CollectiveOptions {
     std::string plot;
     bool phases = false;
     bool links = false;
+    bool tuning = false;
 };
 
 // nccl-tests' parsesize(): a number with an optional K, M or G (binary, either case).
@@ -122,6 +125,8 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     const OutputFormat format = parse_output_format(options.format);
     if (options.links && format != OutputFormat::Table)
         throw InputError({"--links", 0, 0, ""}, "is shown with --format table only");
+    if (options.tuning && format != OutputFormat::Table)
+        throw InputError({"--tuning", 0, 0, ""}, "is shown with --format table only");
     if (!options.npus.empty() && !options.gpus.empty())
         throw InputError({"-g", 0, 0, ""}, "give either --npus or -g, not both");
     const std::string npus_text = options.npus.empty() ? options.gpus : options.npus;
@@ -205,6 +210,18 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         query.group = cases.back().group;
         links = collective_links(cases.back().system, query, rows.back().result, 5);
     }
+    // NCCL's own tuning table per count, worked out before any output.
+    std::vector<NcclTuningTable> tunings;
+    if (options.tuning) {
+        for (const Case& c : cases) {
+            if (c.system.backend != NetworkBackend::Nccl)
+                throw InputError({"--tuning", 0, 0, ""},
+                                 "shows the nccl backend's NCCL tuning; this system uses " +
+                                     std::string(network_backend_name(c.system.backend)) + " (--backend nccl)");
+            query.group = c.group;
+            tunings.push_back(nccl_tuning_table(c.system.network, c.system.config, query));
+        }
+    }
     if (!options.plot.empty())
         write_svg_file(options.plot, collective_plot_svg(collective_plot_from_rows(rows, sys.label)), "--plot");
     switch (format) {
@@ -215,6 +232,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         case OutputFormat::Json: write_collective_json(std::cout, rows); break;
     }
     if (options.links && !rows.empty()) write_link_table(std::cout, links, unit, query.bytes);
+    for (const NcclTuningTable& t : tunings) write_nccl_tuning_table(std::cout, *kind, t);
 }
 
 }  // namespace
@@ -249,6 +267,9 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
     command->add_flag("--phases", options->phases, "Show the per-phase breakdown for every size");
     command->add_flag("--links", options->links,
                       "Show each phase's most loaded links on a Mesh2D/Torus (where congestion comes from)");
+    command->add_flag("--tuning", options->tuning,
+                      "nccl backend: show NCCL's own latency / bandwidth table for the collective, as "
+                      "NCCL_DEBUG_SUBSYS=TUNING prints it");
     command->callback([options, &preset_dirs] { run_collective(*options, preset_dirs); });
 }
 

@@ -52,6 +52,23 @@ double nccl_send_recv_node_pair_ns(const Network& network, const SystemConfig& s
     return nccl_send_recv_node_pair_cost(query.bytes, shape, rates, params).time_ns();
 }
 
+NcclTuningTable nccl_tuning_table(const Network& network, const SystemConfig& system, const CollectiveQuery& query) {
+    const NcclParameters& params = nccl_parameters(system);
+    const NcclShape shape = nccl_shape(query.group);
+    NcclTuningTable table;
+    table.ranks = shape.ranks;
+    table.nodes = shape.nodes;
+    table.gpus_per_node = shape.gpus_per_node;
+    if (shape.ranks <= 1) return table;
+    const NcclRates rates = nccl_rates(network, query.group, shape, params);
+    for (int a = 0; a < kNcclTunedAlgorithms; ++a)
+        for (int p = 0; p < kNcclProtocols; ++p)
+            table.entries[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)] =
+                nccl_tuning(query.kind, shape, rates, params, static_cast<NcclAlgorithm>(a),
+                            static_cast<NcclProtocol>(p), query.nccl);
+    return table;
+}
+
 CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
                                       const CollectiveQuery& query) {
     const NcclParameters& params = nccl_parameters(system);

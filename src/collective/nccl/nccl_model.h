@@ -13,6 +13,7 @@
 // ("nvls/Simple"), with NICs in use per node and the channels it runs. An
 // all-reduce, all-gather or reduce-scatter of 0 bytes takes no time and no
 // phase, its choice "none": NCCL discards it (nccl_discards).
+#include <array>
 #include <cstdint>
 
 #include "collective/collective_cost.h"
@@ -40,6 +41,18 @@ NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const Nccl
 /// parameters, and as nccl_select does for an impossible --algo/--proto.
 CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
                                       const CollectiveQuery& query);
+
+/// NCCL's tuning table for `query.kind` on the communicator `query.group`
+/// describes, as NCCL_DEBUG_SUBSYS=TUNING prints it (nccl_tuning), with the
+/// pairs `query.nccl` (--algo / --proto) turns off off. Throws as
+/// nccl_collective_time.
+struct NcclTuningTable {
+    std::int64_t ranks = 0;
+    std::int64_t nodes = 0;
+    std::int64_t gpus_per_node = 0;
+    std::array<std::array<NcclTuning, kNcclProtocols>, kNcclTunedAlgorithms> entries{};  ///< [algorithm][protocol]
+};
+NcclTuningTable nccl_tuning_table(const Network& network, const SystemConfig& system, const CollectiveQuery& query);
 
 /// A send/recv of `query.bytes` between two GPUs of one node within the
 /// communicator `query.group` describes (nccl_send_recv_node_pair_cost), in
