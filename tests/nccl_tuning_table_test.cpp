@@ -69,20 +69,17 @@ CollectiveKind kind_of(const std::string& c) {
     return CollectiveKind::AllReduce;
 }
 
+// NCCL's printed names ("NVLSTree", "LL128") as NCCL_ALGO / NCCL_PROTO take them.
 NcclAlgorithm algorithm_of(const std::string& a) {
-    if (a == "Tree") return NcclAlgorithm::Tree;
-    if (a == "Ring") return NcclAlgorithm::Ring;
-    if (a == "NVLS") return NcclAlgorithm::Nvls;
-    if (a == "NVLSTree") return NcclAlgorithm::NvlsTree;
-    REQUIRE(a == "PAT");
-    return NcclAlgorithm::Pat;
+    const auto algorithm = parse_nccl_algorithm(a);
+    REQUIRE(algorithm);
+    return *algorithm;
 }
 
 NcclProtocol protocol_of(const std::string& p) {
-    if (p == "LL") return NcclProtocol::LL;
-    if (p == "LL128") return NcclProtocol::LL128;
-    REQUIRE(p == "Simple");
-    return NcclProtocol::Simple;
+    const auto protocol = parse_nccl_protocol(p);
+    REQUIRE(protocol);
+    return *protocol;
 }
 
 // Checks every printed entry on `system` shaped as each row says; returns how
