@@ -3,158 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <memory>
-#include <mutex>
-#include <thread>
 #include <cctype>
 #include <cmath>
 #include <map>
-#include <optional>
-#include <tuple>
 
-#include "calibrate/log_space_search.h"
+#include "calibrate/group_fit.h"
+#include "calibrate/leave_out.h"
 #include "calibrate/row_predictor.h"
 #include "config/calibration_table.h"
 #include "config/preset.h"
-#include "sweep/ordered_runner.h"
 #include "validate/validation_plan.h"
 
 namespace dtcalc {
 namespace {
-
-double squared_log_error(double predicted, double measured) {
-    const double e = std::log(predicted / measured);
-    return e * e;
-}
-
-ErrorStats stats_of(const std::vector<std::size_t>& rows, const std::vector<double>& predicted,
-                    const std::vector<MeasuredRow>& data) {
-    ErrorStats s;
-    for (std::size_t r : rows) {
-        const double e = std::abs(predicted[r] / data[r].measured - 1);
-        s.mean += e;
-        s.max = std::max(s.max, e);
-        ++s.rows;
-    }
-    if (s.rows > 0) s.mean /= static_cast<double>(s.rows);
-    return s;
-}
 
 // A constant of the network model ([nccl] tables): a training run depends on
 // it only through its exposed communication, a few percent of the step, and
 // on every other rate of the cluster at the same time, so it cannot pin it;
 // such constants are fitted on collective measurements only.
 bool is_network_constant(const std::string& key) { return key.rfind("nccl.", 0) == 0; }
-
-struct Problem {
-    const std::vector<MeasuredRow>& data;
-    std::vector<std::string> group_names;
-    std::vector<std::vector<std::size_t>> group_rows;  // used rows of each group
-    std::vector<std::vector<bool>> sensitive;          // [constant][row]
-    int min_rows = 3;
-};
-
-struct FitOutcome {
-    std::vector<double> values;
-    std::vector<std::size_t> rows_per_constant;
-    std::vector<bool> fitted;
-    int evaluations = 0;
-};
-
-FitOutcome fit_groups(RowPredictor& evaluator, const Problem& problem, const std::vector<std::size_t>& groups,
-                      const std::vector<double>& start) {
-    const std::size_t n_constants = start.size();
-    std::vector<std::size_t> rows_in;
-    std::vector<int> group_slot(problem.data.size(), -1);
-    for (std::size_t k = 0; k < groups.size(); ++k)
-        for (std::size_t r : problem.group_rows[groups[k]]) {
-            rows_in.push_back(r);
-            group_slot[r] = static_cast<int>(k);
-        }
-    FitOutcome out;
-    out.values = start;
-    std::vector<std::vector<std::size_t>> rows_of(n_constants);
-    std::vector<double> low, high;
-    for (std::size_t i = 0; i < n_constants; ++i) {
-        for (std::size_t r : rows_in)
-            if (problem.sensitive[i][r]) rows_of[i].push_back(r);
-        out.rows_per_constant.push_back(rows_of[i].size());
-        out.fitted.push_back(static_cast<int>(rows_of[i].size()) >= problem.min_rows);
-        low.push_back(evaluator.constants()[i].low);
-        high.push_back(evaluator.constants()[i].high);
-    }
-    if (rows_in.empty() || std::none_of(out.fitted.begin(), out.fitted.end(), [](bool b) { return b; })) return out;
-
-    // The last accepted point's squared log error per row and their sums per
-    // group; a trial that changes one constant recomputes only its rows.
-    std::vector<double> predicted(problem.data.size(), 0.0);
-    std::vector<double> row_error(problem.data.size(), 0.0);
-    std::vector<double> group_sum(groups.size(), 0.0);
-    std::vector<double> trial_predicted(problem.data.size(), 0.0);
-    auto objective_of = [&](const std::vector<double>& sums) {
-        double total = 0;
-        for (std::size_t k = 0; k < groups.size(); ++k)
-            total += sums[k] / static_cast<double>(problem.group_rows[groups[k]].size());
-        return total / static_cast<double>(groups.size());
-    };
-    auto objective = [&](const std::vector<double>& values, int changed) {
-        if (changed < 0) {
-            evaluator.predict_rows(values, rows_in, predicted);
-            std::fill(group_sum.begin(), group_sum.end(), 0.0);
-            for (std::size_t r : rows_in) {
-                row_error[r] = squared_log_error(predicted[r], problem.data[r].measured);
-                group_sum[static_cast<std::size_t>(group_slot[r])] += row_error[r];
-            }
-            return objective_of(group_sum);
-        }
-        const auto& rows = rows_of[static_cast<std::size_t>(changed)];
-        evaluator.predict_rows(values, rows, trial_predicted);
-        std::vector<double> sums = group_sum;
-        for (std::size_t r : rows)
-            sums[static_cast<std::size_t>(group_slot[r])] +=
-                squared_log_error(trial_predicted[r], problem.data[r].measured) - row_error[r];
-        return objective_of(sums);
-    };
-    const LogSearchResult result = minimize_in_log_box(objective, start, low, high, out.fitted);
-    out.values = result.values;
-    out.evaluations = result.evaluations;
-    for (std::size_t i = 0; i < n_constants; ++i) {
-        const CalibratedConstant& c = evaluator.constants()[i];
-        if (out.fitted[i]) out.values[i] = written_value(out.values[i], c.integer, c.low, c.high);
-    }
-    return out;
-}
-
-// Whether moving constant `i` 10 % either way from `values` (within its
-// bounds) changes the prediction of one of `rows` (`at`: their predictions at
-// `values`) by more than a part in 10^9.
-bool moves_a_row(RowPredictor& evaluator, const std::vector<double>& values, std::size_t i,
-                 const std::vector<std::size_t>& rows, const std::vector<double>& at) {
-    const CalibratedConstant& c = evaluator.constants()[i];
-    std::vector<double> moved(at.size(), 0.0);
-    for (double factor : {1.1, 1.0 / 1.1}) {
-        std::vector<double> trial = values;
-        trial[i] = std::clamp(values[i] * factor, c.low, c.high);
-        if (trial[i] == values[i]) continue;
-        evaluator.predict_rows(trial, rows, moved);
-        for (std::size_t r : rows)
-            if (std::abs(moved[r] - at[r]) > 1e-9 * std::abs(at[r])) return true;
-    }
-    return false;
-}
-
-double objective_on(const Problem& problem, const std::vector<std::size_t>& groups,
-                    const std::vector<double>& predicted) {
-    double total = 0;
-    for (std::size_t g : groups) {
-        double sum = 0;
-        for (std::size_t r : problem.group_rows[g]) sum += squared_log_error(predicted[r], problem.data[r].measured);
-        total += sum / static_cast<double>(problem.group_rows[g].size());
-    }
-    return groups.empty() ? 0 : total / static_cast<double>(groups.size());
-}
 
 std::vector<std::size_t> matching_groups(const std::vector<std::string>& patterns, const std::vector<std::string>& names,
                                          const char* flag) {
@@ -182,112 +49,7 @@ std::string group_list(const std::vector<std::size_t>& groups, const std::vector
     return out;
 }
 
-
-// One held-out refit: the constants fitted without a unit of groups, and
-// each of its groups' error with them.
-struct LeftOut {
-    std::vector<ErrorStats> stats;  // per group of the unit, in its order
-    std::vector<double> values;
-    std::vector<bool> kept;  // per constant: the groups left do not place it (too few rows, or not pinned)
-    int evaluations = 0;
-};
-
-// What a refit leaves out: each fitted group alone (HoldOut::Group), or every
-// fitted group of one shape at once (HoldOut::Shape, hold_out_shape), in order
-// of each unit's first group.
-std::vector<std::vector<std::size_t>> hold_out_units(const Problem& problem, const std::vector<std::size_t>& fit,
-                                                     HoldOut by) {
-    std::vector<std::vector<std::size_t>> units;
-    std::vector<std::string> keys;
-    for (std::size_t g : fit) {
-        const std::string key = by == HoldOut::Shape ? hold_out_shape(problem.group_names[g]) : problem.group_names[g];
-        const auto it = std::find(keys.begin(), keys.end(), key);
-        if (it == keys.end()) {
-            keys.push_back(key);
-            units.push_back({g});
-        } else {
-            units[static_cast<std::size_t>(it - keys.begin())].push_back(g);
-        }
-    }
-    return units;
-}
-
-// Refits without each unit of fitted groups in turn (units[k] -> out[k]).
-// The refits are independent, so they run on worker threads, each with its
-// own RowPredictor (a predictor holds the preset it edits); every refit is
-// the same deterministic search whatever the thread count, and the results
-// land in their own slots, so the output does not depend on it. The first
-// refit to throw, in unit order, is rethrown.
-std::vector<LeftOut> leave_each_out(RowPredictor& evaluator, const Problem& problem,
-                                    const std::vector<std::size_t>& fit,
-                                    const std::vector<std::vector<std::size_t>>& units,
-                                    const std::vector<double>& start, const CalibrationOptions& options,
-                                    const ConfigValue& preset_root, const std::string& preset_path,
-                                    const CalibrationData& input) {
-    std::vector<LeftOut> out(units.size());
-    std::vector<std::exception_ptr> errors(units.size());
-    std::mutex reporting;
-    std::size_t done = 0;
-    auto refit = [&](RowPredictor& predictor, std::size_t k) {
-        try {
-            const std::vector<std::size_t>& unit = units[k];
-            std::vector<std::size_t> rest;
-            for (std::size_t h : fit)
-                if (std::find(unit.begin(), unit.end(), h) == unit.end()) rest.push_back(h);
-            const FitOutcome without = fit_groups(predictor, problem, rest, start);
-            std::vector<double> predicted(problem.data.size(), 0.0);
-            out[k].values = without.values;
-            out[k].evaluations = without.evaluations;
-            // A constant the groups left do not place keeps the preset's value,
-            // and with it what the left-out rows put into that value.
-            std::vector<std::size_t> rest_rows;
-            for (std::size_t h : rest)
-                rest_rows.insert(rest_rows.end(), problem.group_rows[h].begin(), problem.group_rows[h].end());
-            predictor.predict_rows(without.values, rest_rows, predicted);
-            for (std::size_t i = 0; i < without.values.size(); ++i)
-                out[k].kept.push_back(!without.fitted[i] ||
-                                      !moves_a_row(predictor, without.values, i, rest_rows, predicted));
-            for (std::size_t g : unit) {
-                predictor.predict_rows(without.values, problem.group_rows[g], predicted);
-                out[k].stats.push_back(stats_of(problem.group_rows[g], predicted, problem.data));
-            }
-        } catch (...) {
-            errors[k] = std::current_exception();
-        }
-        const std::lock_guard<std::mutex> lock(reporting);
-        ++done;
-        if (options.progress) options.progress(done, units.size());
-    };
-    const auto threads =
-        static_cast<unsigned>(std::min<std::size_t>(static_cast<std::size_t>(effective_threads(options.threads)), units.size()));
-    if (threads <= 1) {
-        for (std::size_t k = 0; k < units.size(); ++k) refit(evaluator, k);
-    } else {
-        std::atomic<std::size_t> next{0};
-        auto worker = [&](RowPredictor& predictor) {
-            for (std::size_t k = next++; k < units.size(); k = next++) refit(predictor, k);
-        };
-        std::vector<std::unique_ptr<RowPredictor>> predictors;
-        for (unsigned t = 1; t < threads; ++t)
-            predictors.push_back(
-                std::make_unique<RowPredictor>(preset_root, preset_path, problem.data, input, options));
-        std::vector<std::thread> pool;
-        for (auto& p : predictors) pool.emplace_back(worker, std::ref(*p));
-        worker(evaluator);
-        for (std::thread& t : pool) t.join();
-    }
-    for (const std::exception_ptr& e : errors)
-        if (e) std::rethrow_exception(e);
-    return out;
-}
-
 }  // namespace
-
-std::string hold_out_shape(const std::string& group) {
-    if (group.rfind("training/", 0) == 0) return group;
-    const std::size_t slash = group.find('/');
-    return slash == std::string::npos ? group : group.substr(slash + 1);
-}
 
 std::string_view group_role_name(GroupRole role) {
     switch (role) {
@@ -354,7 +116,7 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         result.contradictions.push_back(std::move(c));
     }
 
-    Problem problem{data, {}, {}, {}, options.min_rows};
+    CalibrationProblem problem{data, {}, {}, {}, options.min_rows};
     for (std::size_t r = 0; r < data.size(); ++r) {
         if (!used[r]) continue;
         ++result.rows_used;
@@ -457,8 +219,8 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         const bool fitted = std::find(fit.begin(), fit.end(), g) != fit.end();
         const bool checked = std::find(check.begin(), check.end(), g) != check.end();
         gf.role = fitted ? GroupRole::Fit : checked ? GroupRole::Check : GroupRole::Unused;
-        gf.before = stats_of(problem.group_rows[g], before, data);
-        gf.after = stats_of(problem.group_rows[g], after, data);
+        gf.before = error_stats(problem.group_rows[g], before, data);
+        gf.after = error_stats(problem.group_rows[g], after, data);
         result.groups.push_back(std::move(gf));
     }
     result.hold_out = options.hold_out;
