@@ -151,3 +151,30 @@ TEST_CASE("a NIC faster than its GPU's PCIe link moves what the link carries") {
     const NcclForce ring = NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::Simple);
     CHECK(run(a100, CollectiveKind::AllReduce, 16 * GiB, 2, 1, ring).us == doctest::Approx(596378.9).epsilon(2e-4));
 }
+
+TEST_CASE("a ring over NICs shared by two GPUs: 5 x 8 H100 on 4 RoCE NICs, as published") {
+    // NVIDIA/nccl#1368: 5 nodes of 8 H100, 4 RoCE NICs of 400 Gb/s per node (two
+    // GPUs per NIC), NCCL_ALGO=Ring all-reduce up to 1 GiB: "ring bandwidth
+    // (190GB/s)" of bus bandwidth. By hand: 4 NICs in use, 16 ring channels, 4
+    // per NIC; at 1 GiB a channel's ring step is 1073741824 / (40 x 16) =
+    // 1677721.6 B in two slices, one channel streams 1677721.6 / (1677721.6 /
+    // 22.43 + 2 x 4550 ns) = 20.0 GB/s, four of them 80 GB/s, above the NIC's
+    // payload (50 x 0.983 = 49.15): the NICs bind at 4 x 49.15 = 196.6 GB/s per
+    // node and direction, below NVLink (18 x 20.6 = 370.8 at most). So the
+    // bus bandwidth is at most 196.6 (the time at least 2 x 39/40 x 1073741824
+    // / 196.6 = 10649.8 us), less NCCL's per-step latencies; published ~190.
+    SystemSource source;
+    source.gpu = "h100-sxm";
+    source.nic = "roce400";
+    source.nics_per_node = 4;
+    source.nodes = 5;
+    source.gpus_per_node = 8;
+    const System roce = resolve_system(source, kDirs).system;
+    const NcclForce ring = NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::Simple);
+    const Run r = run(roce, CollectiveKind::AllReduce, GiB, 5, 8, ring);
+    CHECK(r.nics == 4);
+    CHECK(r.channels == 16);
+    CHECK(r.us > 10649.8);
+    const double busbw = 2.0 * 39.0 / 40.0 * static_cast<double>(GiB) / (r.us * 1000.0);
+    CHECK(busbw == doctest::Approx(190.0).epsilon(0.03));
+}
