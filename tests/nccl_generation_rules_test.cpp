@@ -4,6 +4,7 @@
 // worked out by hand in the comment beside it.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 #include "collective/collective_cost.h"
@@ -16,6 +17,23 @@
 
 using namespace dtcalc;
 using namespace dtcalc::testing;
+
+namespace {
+
+// A cluster from the hardware catalogue, as `--gpu GPU --nic NIC --nodes N
+// --gpus-per-node G [--nics-per-node K]` composes it.
+System catalogue_system(const char* gpu, const char* nic, long long nodes, long long gpus_per_node,
+                        std::optional<long long> nics_per_node = std::nullopt) {
+    SystemSource source;
+    source.gpu = gpu;
+    source.nic = nic;
+    source.nodes = nodes;
+    source.gpus_per_node = gpus_per_node;
+    source.nics_per_node = nics_per_node;
+    return resolve_system(source, kDirs).system;
+}
+
+}  // namespace
 
 TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
     // b200.toml: 18 NVLinks x SM100_NVLINK_BW 40.1 = 721.8 GB/s; 8 NDR NICs.
@@ -102,12 +120,7 @@ TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables i
     // graph's intra-node path is NVLink or closer (typeIntra <= PATH_NVB).
     // H100 PCIe cards meet over PCIe: 1 x 4, all-reduce, 1 MiB, where NCCL's
     // tuning would rate the ring/LL128 fastest if it were on.
-    SystemSource source;
-    source.gpu = "h100-pcie";
-    source.nic = "ndr400";
-    source.nodes = 4;
-    source.gpus_per_node = 4;
-    const System pcie = resolve_system(source, kDirs).system;
+    const System pcie = catalogue_system("h100-pcie", "ndr400", 4, 4);
     const Run chosen = run(pcie, CollectiveKind::AllReduce, MiB, 1, 4);
     CHECK(chosen.algorithm.find("LL128") == std::string::npos);
     // NCCL_PROTO=LL128 turns it on.
@@ -133,16 +146,8 @@ TEST_CASE("a NIC faster than its GPU's PCIe link moves what the link carries") {
     CHECK(hw.pcie_payload_gbps() == doctest::Approx(111.05882).epsilon(1e-6));
     // An NDR NIC (50 GB/s x 0.983 = 49.15 GB/s of payload) behind an A100's Gen4
     // x16 moves 28.807; behind an H100's Gen5 x16 (57.6) its own 49.15.
-    auto system = [](const char* gpu) {
-        SystemSource source;
-        source.gpu = gpu;
-        source.nic = "ndr400";
-        source.nodes = 2;
-        source.gpus_per_node = 1;
-        return resolve_system(source, kDirs).system;
-    };
-    const System a100 = system("a100-80gb-sxm");
-    const System h100 = system("h100-sxm");
+    const System a100 = catalogue_system("a100-80gb-sxm", "ndr400", 2, 1);
+    const System h100 = catalogue_system("h100-sxm", "ndr400", 2, 1);
     CHECK(nccl_nic_payload_gbps(*a100.nccl(), 50.0) == doctest::Approx(28.80703).epsilon(1e-6));
     CHECK(nccl_nic_payload_gbps(*h100.nccl(), 50.0) == doctest::Approx(49.15).epsilon(1e-6));
     // A 16 GiB ring/Simple all-reduce on 2 x 1 moves S through each NIC per
@@ -163,13 +168,7 @@ TEST_CASE("a ring over NICs shared by two GPUs: 5 x 8 H100 on 4 RoCE NICs, as pu
     // node and direction, below NVLink (18 x 20.6 = 370.8 at most). So the
     // bus bandwidth is at most 196.6 (the time at least 2 x 39/40 x 1073741824
     // / 196.6 = 10649.8 us), less NCCL's per-step latencies; published ~190.
-    SystemSource source;
-    source.gpu = "h100-sxm";
-    source.nic = "roce400";
-    source.nics_per_node = 4;
-    source.nodes = 5;
-    source.gpus_per_node = 8;
-    const System roce = resolve_system(source, kDirs).system;
+    const System roce = catalogue_system("h100-sxm", "roce400", 5, 8, 4);
     const NcclForce ring = NcclForce::only(NcclAlgorithm::Ring, NcclProtocol::Simple);
     const Run r = run(roce, CollectiveKind::AllReduce, GiB, 5, 8, ring);
     CHECK(r.nics == 4);
