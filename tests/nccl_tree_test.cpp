@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "collective/collective_cost.h"
+#include "collective/nccl/nccl_latency.h"
 #include "config/preset.h"
 #include "nccl_run.h"
 
@@ -55,9 +56,10 @@ TEST_CASE("a tree all-reduce on two nodes: the NICs carry each byte once per dir
     // 3 x 4: NCCL's two trees over three nodes give the busiest node three
     // edges (nccl_tree_network_load 1.5): link min(360, 2 x 196.6 / 1.5 =
     // 262.13) = 262.13, algbw 131.07 GB/s: 131077333.9 ns; latency 8.4 + 2 x
-    // (3 x 4.0 + 1 x 14) = 60.4 us.
+    // (3 x 4.0 + 2 x 14) = 88.4 us (NCCL's tree over three nodes is 2 deep,
+    // 1 -> 2 -> 0, where its estimate floor(log2 3) counts 1 edge).
     CHECK(run(ib, CollectiveKind::AllReduce, 16 * GiB, 3, 4, tree_simple).us ==
-          doctest::Approx(131137.7339).epsilon(1e-6));
+          doctest::Approx(131165.7339).epsilon(1e-6));
 }
 
 TEST_CASE("a tree on one node: an inner GPU of the chain sends each byte twice, a chain of two once") {
@@ -78,4 +80,30 @@ TEST_CASE("a tree on one node: an inner GPU of the chain sends each byte twice, 
     // latency 8.4 + 2 x (3 x 4.0) = 32.4 us.
     CHECK(run(h100, CollectiveKind::AllReduce, 4 * GiB, 1, 4, tree_simple).us ==
           doctest::Approx(23893.3294).epsilon(1e-7));
+}
+
+TEST_CASE("a tree's latency as it runs counts the edges of the tree NCCL builds; its choice keeps NCCL's estimate") {
+    // NCCL's tuning charges floor(log2 N) network steps each way
+    // (src/graph/tuning.cc: log2i(nNodes)); the tree ncclGetBtree builds is
+    // ceil(log2 N) deep. H100 over NDR, 8 GPUs a node, LL (network 5.0 us per
+    // step, NVLink 0.6, base 6.8) and NVLS-tree (network 20.9, NVLink 25, base 0).
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const NcclParameters& params = *ib.system.nccl();
+    auto shape = [](std::int64_t nodes) {
+        NcclShape s;
+        s.nodes = nodes;
+        s.gpus_per_node = 8;
+        s.ranks = nodes * 8;
+        return s;
+    };
+    // 8 nodes (a power of two): both 3 edges; tree/LL 6.8 + 2 x (7 x 0.6 + 3 x 5.0) = 45.2 us.
+    CHECK(nccl_tree_latency_ns(shape(8), params, NcclProtocol::LL) == doctest::Approx(45200.0));
+    CHECK(nccl_tree_run_latency_ns(shape(8), params, NcclProtocol::LL) == doctest::Approx(45200.0));
+    // 10 nodes: the estimate 3 edges (45.2 us), the tree 4: 6.8 + 2 x (4.2 + 20) = 55.2 us.
+    CHECK(nccl_tree_latency_ns(shape(10), params, NcclProtocol::LL) == doctest::Approx(45200.0));
+    CHECK(nccl_tree_run_latency_ns(shape(10), params, NcclProtocol::LL) == doctest::Approx(55200.0));
+    // NVLS-tree on 5 nodes: estimate 2 edges, 25 + 4 x 20.9 = 108.6 us (NCCL's
+    // printed latency for 5 x 8, `collective --tuning`); the tree 3: 25 + 6 x 20.9 = 150.4 us.
+    CHECK(nccl_nvls_tree_latency_ns(shape(5), params) == doctest::Approx(108600.0));
+    CHECK(nccl_nvls_tree_run_latency_ns(shape(5), params) == doctest::Approx(150400.0));
 }

@@ -40,9 +40,9 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             const NcclLaunch launch =
                 nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
             cost.channels = rates.topology.channels;
-            cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_floor_log2(shape.nodes));
+            cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_btree_depth(shape.nodes));
             cost.bytes_per_step = size / launch.channels;
-            cost.latency_ns = nccl_tree_latency_ns(shape, params, choice.protocol);
+            cost.latency_ns = nccl_tree_run_latency_ns(shape, params, choice.protocol);
             cost.bandwidth_ns =
                 size / nccl_tree_algbw(shape, rates, params, choice.protocol, cost.bytes_per_step, launch);
             break;
@@ -66,9 +66,9 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
         }
         case NcclAlgorithm::NvlsTree: {
             cost.channels = std::max(1, rates.topology.nvls_channels);
-            cost.steps = 2 + 2 * nccl_floor_log2(shape.nodes);
+            cost.steps = 2 + 2 * nccl_btree_depth(shape.nodes);
             cost.bytes_per_step = size / cost.channels;
-            cost.latency_ns = nccl_nvls_tree_latency_ns(shape, params);
+            cost.latency_ns = nccl_nvls_tree_run_latency_ns(shape, params);
             const int heads = std::max(1, rates.topology.nvls.channels);
             const double chunk = nccl_nvls_tree_chunk_bytes(cost.bytes_per_step, heads, shape.nodes);
             const NcclNvlsTreeRates nvls_tree = nccl_nvls_tree_rates(shape, rates, params, chunk);

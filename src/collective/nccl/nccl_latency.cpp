@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "collective/nccl/nccl_bandwidth.h"
+#include "collective/nccl/nccl_tree_pipeline.h"
 
 namespace dtcalc {
 namespace {
@@ -24,6 +25,22 @@ int nccl_floor_log2(std::int64_t x) {
 }
 
 namespace {
+
+// A tree's latency with `hops` network edges each way (NCCL's estimate
+// floor(log2 N), or the depth of the tree it builds).
+double tree_latency_us(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol, int hops) {
+    const std::size_t a = idx(NcclAlgorithm::Tree);
+    const std::size_t p = idx(protocol);
+    return params.base_latency_us[a][p] +
+           2.0 * (static_cast<double>(shape.gpus_per_node - 1) * params.nvlink_latency_us[a][p] +
+                  hops * params.network_latency_us[a][p]);
+}
+
+double nvls_tree_latency_us(const NcclParameters& params, int hops) {
+    const std::size_t a = idx(NcclAlgorithm::NvlsTree);
+    const std::size_t p = idx(NcclProtocol::Simple);
+    return params.base_latency_us[a][p] + params.nvlink_latency_us[a][p] + 2.0 * hops * params.network_latency_us[a][p];
+}
 
 // NCCL's ring latency terms (src/graph/tuning.cc, ncclTopoTuneModel): the
 // per-step figure of the NVLink steps and of the network steps.
@@ -79,12 +96,11 @@ double nccl_ring_run_latency_ns(CollectiveKind kind, const NcclShape& shape, con
 }
 
 double nccl_tree_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol) {
-    const std::size_t a = idx(NcclAlgorithm::Tree);
-    const std::size_t p = idx(protocol);
-    const double us = params.base_latency_us[a][p] +
-                      2.0 * (static_cast<double>(shape.gpus_per_node - 1) * params.nvlink_latency_us[a][p] +
-                             nccl_floor_log2(shape.nodes) * params.network_latency_us[a][p]);
-    return us * kNsPerUs;
+    return tree_latency_us(shape, params, protocol, nccl_floor_log2(shape.nodes)) * kNsPerUs;
+}
+
+double nccl_tree_run_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol) {
+    return tree_latency_us(shape, params, protocol, nccl_btree_depth(shape.nodes)) * kNsPerUs;
 }
 
 double nccl_nvls_latency_ns(const NcclShape& shape, const NcclParameters& params) {
@@ -96,11 +112,11 @@ double nccl_nvls_latency_ns(const NcclShape& shape, const NcclParameters& params
 }
 
 double nccl_nvls_tree_latency_ns(const NcclShape& shape, const NcclParameters& params) {
-    const std::size_t a = idx(NcclAlgorithm::NvlsTree);
-    const std::size_t p = idx(NcclProtocol::Simple);
-    const double us = params.base_latency_us[a][p] + params.nvlink_latency_us[a][p] +
-                      2.0 * nccl_floor_log2(shape.nodes) * params.network_latency_us[a][p];
-    return us * kNsPerUs;
+    return nvls_tree_latency_us(params, nccl_floor_log2(shape.nodes)) * kNsPerUs;
+}
+
+double nccl_nvls_tree_run_latency_ns(const NcclShape& shape, const NcclParameters& params) {
+    return nvls_tree_latency_us(params, nccl_btree_depth(shape.nodes)) * kNsPerUs;
 }
 
 double nccl_pat_latency_ns(const NcclShape& shape, const NcclParameters& params) {

@@ -29,6 +29,12 @@
 //  tree:  base[tree][p] + 2 x ((G-1) x nvlink[tree][p] + floor(log2 N) x network[tree][p])
 //  nvls:  nvlink[nvls][Simple]
 //  nvls-tree: base + nvlink[nvls-tree] + 2 floor(log2 N) x network[nvls-tree]
+//  tree and nvls-tree as they run: the same with the depth of the tree NCCL
+//         builds (nccl_btree_depth: ceil(log2 N), 4 on 10 nodes) in place of
+//         floor(log2 N): a message climbs and comes down every edge of the
+//         deepest path, and each edge is one network step. NCCL's estimate
+//         undercounts by one edge each way where N is not a power of two
+//         (3, 5-7, 9-15 nodes, ...); its choice keeps the estimate.
 //  pat:   base[pat] + floor(log2 N) x network[pat] / pat-network-latency-divisor
 //         + n x pat-per-rank-latency
 #include "collective/nccl/nccl_parameters.h"
@@ -47,9 +53,15 @@ double nccl_ring_latency_ns(CollectiveKind kind, const NcclShape& shape, const N
 /// otherwise 0 gives nccl_ring_latency_ns.
 double nccl_ring_run_latency_ns(CollectiveKind kind, const NcclShape& shape, const NcclParameters& params,
                                 NcclProtocol protocol, double hidden_ns);
+/// NCCL's tree latency, as its tuning model charges it (the choice).
 double nccl_tree_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol);
+/// The tree's latency as it runs: 2 x depth network steps (above).
+double nccl_tree_run_latency_ns(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol);
 double nccl_nvls_latency_ns(const NcclShape& shape, const NcclParameters& params);
+/// NCCL's NVLS-tree latency, as its tuning model charges it (the choice).
 double nccl_nvls_tree_latency_ns(const NcclShape& shape, const NcclParameters& params);
+/// The NVLS-tree's latency as it runs: 2 x depth network steps (above).
+double nccl_nvls_tree_run_latency_ns(const NcclShape& shape, const NcclParameters& params);
 double nccl_pat_latency_ns(const NcclShape& shape, const NcclParameters& params);
 
 /// floor(log2(x)) for x >= 1, 0 otherwise.
