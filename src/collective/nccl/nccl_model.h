@@ -42,16 +42,17 @@ NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const Nccl
 CollectiveResult nccl_collective_time(const Network& network, const SystemConfig& system,
                                       const CollectiveQuery& query);
 
-/// NCCL's tuning table for `query.kind` on the communicator `query.group`
-/// describes, as NCCL_DEBUG_SUBSYS=TUNING prints it (nccl_tuning), with the
-/// pairs `query.nccl` (--algo / --proto) turns off off. Throws as
-/// nccl_collective_time.
+/// NCCL's tuning table for one collective on one communicator: an entry
+/// (nccl_tuning) per tuned algorithm and protocol.
 struct NcclTuningTable {
     std::int64_t ranks = 0;
     std::int64_t nodes = 0;
     std::int64_t gpus_per_node = 0;
     std::array<std::array<NcclTuning, kNcclProtocols>, kNcclTunedAlgorithms> entries{};  ///< [algorithm][protocol]
 };
+/// The table for `query.kind` on the communicator `query.group` describes, as
+/// NCCL_DEBUG_SUBSYS=TUNING prints it, with the pairs `query.nccl` (--algo /
+/// --proto) turns off shown off. Throws as nccl_collective_time.
 NcclTuningTable nccl_tuning_table(const Network& network, const SystemConfig& system, const CollectiveQuery& query);
 
 /// A send/recv of `query.bytes` between two GPUs of one node within the
