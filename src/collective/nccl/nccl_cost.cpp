@@ -32,7 +32,12 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
                 nccl_ring_run_latency_ns(kind, shape, params, choice.protocol,
                                          nccl_ring_hidden_ns(params, choice.protocol, per_channel, channel_gbps));
             const double step = params.step_bytes[static_cast<std::size_t>(choice.protocol)];
-            cost.fill_ns = std::min(per_channel, step) / channel_gbps;
+            // The fill: what one channel moves before the next rank can pass
+            // it on (nccl_cost.h).
+            const double first = shape.nodes > 1 && choice.protocol == NcclProtocol::Simple
+                                     ? nccl_ring_first_send_bytes(params, per_channel)
+                                     : std::min(per_channel, step);
+            cost.fill_ns = first / channel_gbps;
             cost.bandwidth_ns = size * factor / ring.bus_gbps;
             break;
         }

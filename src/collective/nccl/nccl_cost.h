@@ -4,8 +4,12 @@
 // S = size as nccl-tests counts it, n ranks, N nodes, times in ns:
 //
 //   ring:      latency + fill + S x bus_factor / bus
-//              fill = min(S / (n x channels), step-bytes[p]) / (bus / channels):
-//              one pipeline step of one channel before the ring streams
+//              fill = first / (bus / channels), what one channel moves before
+//              the next rank can pass it on: across nodes with Simple, the
+//              first network send, a whole slice (nccl_ring_first_send_bytes:
+//              the proxy posts a slice as one send and the receiver sees it
+//              only when all of it has arrived); otherwise one pipeline step,
+//              min(S / (n x channels), step-bytes[p])
 //   tree:      latency + S / tree algbw
 //   nvls:      latency + (S + min(S, loop)) / rate(chunk): NCCL's chunk for
 //              the size, a loop of channels x heads x chunk, each loop's cost
