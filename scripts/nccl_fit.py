@@ -47,7 +47,7 @@ CONSTANTS = [
     ("nics/ndr400.toml", None, "ring-channel-bandwidth-gbps", 10.0, 50.0, False),
     ("nics/ndr400.toml", None, "ring-slice-overhead-us", 0.1, 15.0, False),
     ("nccl/hopper.toml", "nccl.p2p", "copy-bandwidth-per-channel", 20.0, 400.0, True),
-    ("nccl/hopper.toml", "nccl", "nvls-loop-overhead-us", 0.1, 20.0, False),
+    ("nccl/hopper.toml", "nccl", "nvls-chunk-overhead-us", 0.01, 2.5, False),
 ]
 FILES = sorted({c[0] for c in CONSTANTS})
 

@@ -124,8 +124,8 @@ TEST_CASE("the report names the refits that cannot place a constant the full fit
     // bound, which the full fit also reached (not news: not listed).
     CalibrationResult r;
     ConstantFit loop;
-    loop.key = "nccl.nvls-loop-overhead-us";
-    loop.low = 0.1, loop.high = 20, loop.before = 2.64, loop.after = 2.64, loop.fitted = true, loop.pinned = true;
+    loop.key = "nccl.nvls-chunk-overhead-us";
+    loop.low = 0.01, loop.high = 2.5, loop.before = 0.33, loop.after = 0.33, loop.fitted = true, loop.pinned = true;
     ConstantFit rate;
     rate.key = "nccl.ring-network-channel-bandwidth";
     rate.low = 4, rate.high = 100, rate.before = 4, rate.after = 4, rate.fitted = true;
@@ -133,27 +133,27 @@ TEST_CASE("the report names the refits that cannot place a constant the full fit
     GroupFit a, b;
     a.group = "a", b.group = "b";
     a.left_out = ErrorStats{10, 0.17, 0.63};
-    a.left_out_values = {20, 5};
+    a.left_out_values = {2.5, 5};
     b.left_out = ErrorStats{10, 0.01, 0.02};
-    b.left_out_values = {2.7, 4};
+    b.left_out_values = {0.34, 4};
     // Without "c" neither constant moves a row left: both kept at the preset's
     // values. Only the first is news: the full fit pins it, not the second.
     GroupFit c;
     c.group = "c";
     c.left_out = ErrorStats{10, 0.05, 0.08};
-    c.left_out_values = {2.64, 4};
+    c.left_out_values = {0.33, 4};
     c.left_out_kept = {true, true};
     r.groups = {a, b, c};
     std::ostringstream table;
     write_calibration_table(table, {}, r);
-    CHECK(table.str().find("  without a: nccl.nvls-loop-overhead-us 2.64 -> 20 (upper bound)\n") != std::string::npos);
+    CHECK(table.str().find("  without a: nccl.nvls-chunk-overhead-us 0.33 -> 2.5 (upper bound)\n") != std::string::npos);
     CHECK(table.str().find("without b") == std::string::npos);
-    CHECK(table.str().find("  without c: nccl.nvls-loop-overhead-us kept at 2.64 (not pinned)\n") != std::string::npos);
+    CHECK(table.str().find("  without c: nccl.nvls-chunk-overhead-us kept at 0.33 (not pinned)\n") != std::string::npos);
     std::ostringstream json;
     write_calibration_json(json, {}, r);
-    CHECK(json.str().find("\"constants\": [20, 5], \"at_bound\": [\"nccl.nvls-loop-overhead-us\"], \"kept\": []}") !=
+    CHECK(json.str().find("\"constants\": [2.5, 5], \"at_bound\": [\"nccl.nvls-chunk-overhead-us\"], \"kept\": []}") !=
           std::string::npos);
-    CHECK(json.str().find("\"constants\": [2.7, 4], \"at_bound\": [], \"kept\": []}") != std::string::npos);
-    CHECK(json.str().find("\"constants\": [2.64, 4], \"at_bound\": [], \"kept\": [\"nccl.nvls-loop-overhead-us\"]}") !=
+    CHECK(json.str().find("\"constants\": [0.34, 4], \"at_bound\": [], \"kept\": []}") != std::string::npos);
+    CHECK(json.str().find("\"constants\": [0.33, 4], \"at_bound\": [], \"kept\": [\"nccl.nvls-chunk-overhead-us\"]}") !=
           std::string::npos);
 }

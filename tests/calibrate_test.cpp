@@ -101,7 +101,7 @@ TEST_CASE("fitted values are written with 4 significant digits, within their bou
 
 TEST_CASE("recovery: data the model made with known constants gives them back, within 2 % under 3 % noise") {
     // Known constants, each away from the preset's value (0.756, 0.983, 16.37,
-    // 1.10, 3.9, 0.925, 130.7, 22.43, 4.55, 2.64).
+    // 1.10, 3.9, 0.925, 130.7, 22.43, 4.55, 0.33).
     const std::vector<std::pair<std::string, double>> truth = {
         {"nccl.alltoall-nvlink-efficiency", 0.82},
         {"nccl.network-p2p-efficiency", 0.93},
@@ -112,7 +112,7 @@ TEST_CASE("recovery: data the model made with known constants gives them back, w
         {"nccl.p2p.copy-bandwidth-per-channel", 70.0},
         {"nccl.ring-network-channel-bandwidth", 19.0},
         {"nccl.ring-network-slice-overhead-us", 6.0},
-        {"nccl.nvls-loop-overhead-us", 4.0},
+        {"nccl.nvls-chunk-overhead-us", 0.5},
     };
     CalibrationOptions options;
     options.leave_one_group_out = false;
@@ -164,9 +164,9 @@ TEST_CASE("recovery: data the model made with known constants gives them back, w
     }
     SUBCASE("the NVLS loop cost is observable only where the data put it within 2 %") {
         // NVLS (nccl_nvls_pipeline.h): T = latency + (S + loop) x (1/272 + o (1/loop
-        // - 1/loop0)) on 8 GPUs, 16 channels x 8 heads, loop0 = 16 MiB, so
-        // d ln T / d ln o = o (S + loop)(1/loop - 1/loop0) / T, zero from 1 GiB (the
-        // 128 KiB chunk). With o = 4 us: 32 MiB (32 KiB chunks, 4 MiB loops):
+        // - 1/loop0)) on 8 GPUs, 16 channels x 8 heads, loop0 = 16 MiB, o = 8 heads
+        // x the chunk's cost c, so d ln T / d ln c = o (S + loop)(1/loop - 1/loop0) /
+        // T, zero from 1 GiB (the 128 KiB chunk). With c = 0.5 us, o = 4 us: 32 MiB (32 KiB chunks, 4 MiB loops):
         // 4000 x 37748736 x 1.788e-7 = 26986 ns of T = 25000 + 37748736 x 0.0043915
         // = 190773 ns, 0.14; 64 MiB (64 KiB, 8 MiB loops): 4000 x 75497472 x
         // 5.96e-8 = 18000 of 320570 ns, 0.056. Only the 8-GPU node's all-reduce
@@ -231,7 +231,7 @@ TEST_CASE("a constant with too few rows keeps its value and says why") {
     CalibrationOptions no_logo;
     no_logo.leave_one_group_out = false;
     const CalibrationResult r2 = calibrate_preset(read_toml_file(kPreset), kPreset, few, no_logo);
-    const ConstantFit& nvls = constant(r2, "nccl.nvls-loop-overhead-us");
+    const ConstantFit& nvls = constant(r2, "nccl.nvls-chunk-overhead-us");
     CHECK_FALSE(nvls.fitted);
     CHECK(nvls.reason == "changes only 2 fitted row(s); fitting it needs 3");
 }

@@ -292,7 +292,7 @@ TEST_CASE("collective on the nccl backend notes the constants taken from other h
     // b200.toml: NCCL's sm100 tables (blackwell.toml), with three rates of the H100 fit.
     const auto b200 = dtcalc::testing::run_dtcalc("collective all-reduce --size 1MiB --gpu b200 --format csv");
     REQUIRE(b200.exit_code == 0);
-    CHECK(b200.out.find("dtcalc: note: nccl backend: nvls-loop-overhead-us from the H100 fit, unvalidated\n") !=
+    CHECK(b200.out.find("dtcalc: note: nccl backend: nvls-chunk-overhead-us from the H100 fit, unvalidated\n") !=
           std::string::npos);
     CHECK(b200.out.find("tables") == std::string::npos);
     // The calibrated H100/NDR cluster has nothing to note; nor has another backend.

@@ -68,7 +68,7 @@ void same_nccl(const NcclParameters& a, const NcclParameters& b) {
     CHECK(a.ll_max_bus_bandwidth == b.ll_max_bus_bandwidth);
     CHECK(a.ll128_max_bandwidth_per_channel == b.ll128_max_bandwidth_per_channel);
     CHECK(a.step_bytes == b.step_bytes);
-    CHECK(a.nvls_loop_overhead_us == b.nvls_loop_overhead_us);
+    CHECK(a.nvls_chunk_overhead_us == b.nvls_chunk_overhead_us);
     CHECK(a.ll128 == b.ll128);
     CHECK(a.tree_bandwidth_factor == b.tree_bandwidth_factor);
     CHECK(a.tree_ll_bandwidth_factor == b.tree_ll_bandwidth_factor);

@@ -228,8 +228,9 @@ TEST_CASE("predicted times from the derived channels and rates") {
     // fills: (1073741824 + 16777216) / 272 = 4009261.18 ns; + 25 us.
     CHECK(run(node, CollectiveKind::AllReduce, GiB).us == doctest::Approx(4034.26118).epsilon(1e-7));
     // 256 MiB: 16 MiB per channel < 64 MiB, so 64 KiB chunks and 8 MiB loops;
-    // each loop's 2.64 us: 1 / rate = 1/272 + 2640 x (1/8388608 - 1/16777216)
-    // ns/B = 0.00383383 -> 260.836 GB/s; 25 us + (268435456 + 8388608) / 260.836
+    // each loop's 8 heads x 0.33 = 2.64 us: 1 / rate = 1/272 + 2640 x
+    // (1/8388608 - 1/16777216) ns/B = 0.00383383 -> 260.836 GB/s; 25 us +
+    // (268435456 + 8388608) / 260.836
     // = 1086.2955 us (measured 1081.14 us). 32 MiB: 2 MiB per channel < 8 x 8 x
     // 64 KiB, so 32 KiB chunks and 4 MiB loops: 1/272 + 2640 x (1/4194304 -
     // 1/16777216) -> 241.0487 GB/s; 25 us + (33554432 + 4194304) / 241.0487 =

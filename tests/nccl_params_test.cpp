@@ -109,7 +109,7 @@ TEST_CASE("the multi-node presets share their node's NCCL constants") {
         CHECK(a.network_p2p_efficiency == b.network_p2p_efficiency);
         CHECK(a.p2p_network_channel_bandwidth == b.p2p_network_channel_bandwidth);
         CHECK(a.step_bytes == b.step_bytes);
-        CHECK(a.nvls_loop_overhead_us == b.nvls_loop_overhead_us);
+        CHECK(a.nvls_chunk_overhead_us == b.nvls_chunk_overhead_us);
         CHECK(a.tree_correction == b.tree_correction);
         CHECK(a.base_latency_us == b.base_latency_us);
         CHECK(a.nvlink_latency_us == b.nvlink_latency_us);
@@ -137,7 +137,16 @@ TEST_CASE("bad [nccl] tables name file, line and key") {
                                                 "step-bytes = [32768, 576000, 524288]\nnvls-pipeline-bytes = 712900");
         CHECK(error_of(path) == path + ":" + std::to_string(line + 1) +
                                     ":23: nccl.protocol.nvls-pipeline-bytes: nvls-pipeline-bytes was replaced by "
-                                    "[nccl] nvls-loop-overhead-us (us per NVLS loop; presets/nccl/hopper.toml has 2.64)");
+                                    "[nccl] nvls-chunk-overhead-us (us per NVLS chunk; presets/nccl/hopper.toml has 0.33)");
+    }
+    SUBCASE("the NVLS cost per loop of earlier presets names its replacement") {
+        // "nvls-loop-overhead-us = " is 24 characters: the value is at column 25.
+        const auto [path, line] =
+            edited_preset("nccl_loop.toml", "nvls-chunk-overhead-us", "nvls-loop-overhead-us = 2.64");
+        CHECK(error_of(path) == path + ":" + std::to_string(line) +
+                                    ":25: nccl.nvls-loop-overhead-us: nvls-loop-overhead-us (us per NVLS loop of 8 "
+                                    "heads) was replaced by nvls-chunk-overhead-us (us per head's chunk, the loop's "
+                                    "cost / heads; presets/nccl/hopper.toml has 0.33)");
     }
     SUBCASE("too many channels") {
         const auto [path, line] = edited_preset("nccl_ch.toml", "nvls-channels", "nvls-channels = 128");

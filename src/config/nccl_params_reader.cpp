@@ -111,7 +111,11 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.nvls_efficiency = fraction_or_zero(r.required("nvls-efficiency"));
     if (p.nvls && p.nvls_efficiency == 0) fail_at(r.required("nvls-efficiency"), "must be > 0 when nvls = true");
     std::tie(p.nvls_channels, p.nvls_channels_across_nodes) = nvls_channel_counts(r, "nvls-channels");
-    p.nvls_loop_overhead_us = r.non_negative_number("nvls-loop-overhead-us");
+    if (r.has("nvls-loop-overhead-us"))
+        fail_at(r.required("nvls-loop-overhead-us"),
+                "nvls-loop-overhead-us (us per NVLS loop of 8 heads) was replaced by nvls-chunk-overhead-us (us per "
+                "head's chunk, the loop's cost / heads; presets/nccl/hopper.toml has 0.33)");
+    p.nvls_chunk_overhead_us = r.non_negative_number("nvls-chunk-overhead-us");
     p.alltoall_nvlink_efficiency = fraction(r.required("alltoall-nvlink-efficiency"));
     p.network_p2p_efficiency = fraction(r.required("network-p2p-efficiency"));
     p.network_alltoall_efficiency = fraction(r.required("network-alltoall-efficiency"));
@@ -130,8 +134,8 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         p.step_bytes = numbers<kNcclProtocols>(c, "step-bytes");
         if (c.has("nvls-pipeline-bytes"))
             fail_at(c.required("nvls-pipeline-bytes"),
-                    "nvls-pipeline-bytes was replaced by [nccl] nvls-loop-overhead-us (us per NVLS loop; "
-                    "presets/nccl/hopper.toml has 2.64)");
+                    "nvls-pipeline-bytes was replaced by [nccl] nvls-chunk-overhead-us (us per NVLS chunk; "
+                    "presets/nccl/hopper.toml has 0.33)");
         c.finish();
     }
     {

@@ -5,9 +5,11 @@
 // and lists of the wrong length are errors naming the key.
 //
 //   [nccl]               nvls, nvls-efficiency, nvls-channels (or [one node, several]),
-//                        nvls-loop-overhead-us, alltoall-nvlink-efficiency, network-p2p-efficiency,
+//                        nvls-chunk-overhead-us, alltoall-nvlink-efficiency, network-p2p-efficiency,
 //                        network-alltoall-efficiency, ring-network-channel-bandwidth,
 //                        ring-network-slice-overhead-us, ring-plateau-factor
+//                        (nvls-loop-overhead-us, the former cost per loop, is an error
+//                        naming its replacement)
 //   [nccl.hardware]      sm, nvlinks-per-gpu, nvlink-bandwidth-per-link, nvswitch,
 //                        nics-per-node, gpus-per-nic, pcie-gen, pcie-lanes,
 //                        cpu-vendor ("intel" | "amd" | "arm")

@@ -223,7 +223,7 @@ NcclNvlsTreeRates nccl_nvls_tree_rates(const NcclShape& shape, const NcclRates& 
     const int heads = std::max(1, rates.topology.nvls.channels);
     // The node's NVLS stage streams at its rate for this chunk (nccl_nvls_pipeline.h).
     out.node_nvls = nccl_nvls_chunk_rate(params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0), channels,
-                                         heads, chunk_bytes, params.nvls_loop_overhead_us * 1e3);
+                                         heads, chunk_bytes, params.nvls_chunk_overhead_us * 1e3);
     const double network =
         nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes, NcclProtocol::Simple);
     // The first loop climbs the tree with the NICs to itself (nccl_tree_pipeline.h).

@@ -50,7 +50,7 @@
 //   algbw = nvls-efficiency x NVLink rate x n/(n+1)
 // NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
 // These are the rates at NCCL's default 128 KiB chunk; smaller chunks stream
-// slower by each loop's cost (nccl_nvls_pipeline.h, applied in nccl_cost.cpp).
+// slower by each chunk's cost (nccl_nvls_pipeline.h, applied in nccl_cost.cpp).
 // NVLS-tree (all-reduce across nodes): min(NVLS all-reduce on the node's G
 // GPUs at the NVLS-tree chunk, heads' NICs / 2); every head runs every NVLS channel, so each NIC
 // carries all of them, each sending NCCL's NVLS-tree chunk at a time

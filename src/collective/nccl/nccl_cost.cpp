@@ -64,7 +64,7 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             const int heads = std::max(1, rates.topology.nvls.channels);
             const double chunk = nccl_nvls_chunk_bytes(cost.bytes_per_step, heads);
             const double rate = nccl_nvls_chunk_rate(algbw, static_cast<int>(channels), heads, chunk,
-                                                     params.nvls_loop_overhead_us * 1e3);
+                                                     params.nvls_chunk_overhead_us * 1e3);
             cost.fill_ns = std::min(size, channels * heads * chunk) / rate;
             cost.bandwidth_ns = size / rate;
             break;

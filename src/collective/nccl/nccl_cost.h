@@ -13,7 +13,7 @@
 //   tree:      latency + S / tree algbw
 //   nvls:      latency + (S + min(S, loop)) / rate(chunk): NCCL's chunk for
 //              the size, a loop of channels x heads x chunk, each loop's cost
-//              (nvls-loop-overhead-us), one loop of fill (nccl_nvls_pipeline.h)
+//              (heads x nvls-chunk-overhead-us), one loop of fill (nccl_nvls_pipeline.h)
 //   nvls-tree: latency + fill + (S - loop) / stream (nccl_nvls_tree_rates: the
 //              steady rate, at most NCCL's per-head figure),
 //              fill = min(S, channels x heads x chunk) / node NVLS rate(chunk)

@@ -1,6 +1,6 @@
 #pragma once
 // How NVLS streams an all-reduce inside one node (NCCL 2.29): NCCL's chunk,
-// a fixed cost per loop, and one loop of fill.
+// a fixed cost per chunk, and one loop of fill.
 //
 // Chunk (src/enqueue.cc, calcCollChunking for NCCL_ALGO_NVLS, called per
 // channel with that channel's bytes b): start at NCCL_NVLS_CHUNKSIZE (128 KiB);
@@ -13,20 +13,24 @@
 // without CollNet, and NVLS-tree has its own rule: nccl_tree_pipeline.h.)
 //
 // Loop (src/device/all_reduce.h, RunWorkColl<..., NCCL_ALGO_NVLS>): one loop
-// of every channel is channels x heads x chunk bytes; in each, every channel
-// scatters its heads' chunks, reduces them through the switch and gathers the
-// result, then synchronises its warps with the other GPUs' before the next
-// loop. That synchronisation costs every loop the same time o, whatever the
-// chunk, so smaller chunks stream slower:
-//   1 / rate(chunk) = 1 / rate(128 KiB) + o x (1 / loop(chunk) - 1 / loop(128 KiB))
+// of every channel is channels x heads x chunk bytes; in each, every channel's
+// scatter warps send one chunk to each head, the head reduces its chunk
+// through the switch, and the gather warps take each head's result back, each
+// chunk behind its own wait on the peer's flag and post of its own. That costs
+// every chunk the same time c, whatever its size, so a loop costs heads x c
+// besides its bytes, and smaller chunks stream slower:
+//   1 / rate(chunk) = 1 / rate(128 KiB) + heads x c x (1 / loop(chunk) - 1 / loop(128 KiB))
+//                   = 1 / rate(128 KiB) + c x (1 / (channels x chunk) - 1 / (channels x 128 KiB))
 // with rate(128 KiB) NCCL's own NVLS rate (nvlsEfficiency x NVLink x n/(n+1),
-// nccl_bandwidth.h: NCCL's tuning describes its default chunk) and o the
-// calibrated nvls-loop-overhead-us.
+// nccl_bandwidth.h: NCCL's tuning describes its default chunk) and c the
+// calibrated nvls-chunk-overhead-us. On 4 GPUs (4 heads) a loop of 64 KiB
+// chunks costs half what it does on 8.
 // Fill: the scatter and the reduce-gather are two stages, so the first loop
 // crosses both before the loops stream: an all-reduce of S bytes takes
 //   latency + (S + min(S, loop)) / rate(chunk).
 // e.g. 8 GPUs, 32 MiB, 16 channels: b = 2 MiB < 8 x 8 x 64 KiB, so 32 KiB
-// chunks, a 4 MiB loop; with rate(128 KiB) = 272 GB/s and o = 2.64 us:
+// chunks, a 4 MiB loop; with rate(128 KiB) = 272 GB/s and c = 0.33 us (a
+// loop of 8 heads: 2.64 us):
 // 1 / rate = 1/272 + 2640 x (1/4194304 - 1/16777216) ns/B -> 241.05 GB/s, and
 // 25 us + (33554432 + 4194304) / 241.05 = 181.6 us (measured: 182.9 us).
 #include <cstdint>
@@ -41,8 +45,8 @@ inline constexpr double kNcclNvlsChunkBytes = 131072;
 double nccl_nvls_chunk_bytes(double channel_bytes, int heads);
 
 /// The rate (GB/s) NVLS streams at with `chunk_bytes` chunks, from its rate
-/// at NCCL's default chunk and the per-loop cost `loop_overhead_ns`.
+/// at NCCL's default chunk and the cost of each chunk, `chunk_overhead_ns`.
 double nccl_nvls_chunk_rate(double default_chunk_gbps, int channels, int heads, double chunk_bytes,
-                            double loop_overhead_ns);
+                            double chunk_overhead_ns);
 
 }  // namespace dtcalc

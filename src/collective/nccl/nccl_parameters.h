@@ -81,7 +81,7 @@ struct NcclParameters {
     double nvls_efficiency = 0;             ///< NCCL: nvlsEfficiency (Hopper 0.85)
     int nvls_channels = 1;                  ///< one node (NCCL: NVLS_NCHANNELS_SM90 16, _SM100_NVL 24)
     int nvls_channels_across_nodes = 1;     ///< several nodes (NCCL: NVLS_NCHANNELS_SM90 16, _SM100 32)
-    double nvls_loop_overhead_us = 0;       ///< each NVLS loop's synchronisation (nccl_nvls_pipeline.h)
+    double nvls_chunk_overhead_us = 0;      ///< each NVLS chunk's flag wait and post (nccl_nvls_pipeline.h)
 
     // --- Calibrated data rates (each labelled in the preset with its data) ---
     double alltoall_nvlink_efficiency = 0;  ///< all-to-all NVLink data rate = NVLink bandwidth x this
