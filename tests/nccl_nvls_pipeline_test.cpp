@@ -39,18 +39,18 @@ TEST_CASE("each NVLS chunk costs the same time, so small chunks stream slower") 
     //   8 MiB: 0.00367647 + 2640 x 5.96046e-8 = 0.00383383 -> 260.8360 GB/s
     //   4 MiB: 0.00367647 + 2640 x 1.78814e-7 = 0.00414854 -> 241.0487 GB/s
     //   2 MiB: 0.00367647 + 2640 x 4.17233e-7 = 0.00477796 -> 209.2941 GB/s
-    CHECK(nccl_nvls_chunk_rate(272, 16, 8, 131072, 330) == doctest::Approx(272));
-    CHECK(nccl_nvls_chunk_rate(272, 16, 8, 65536, 330) == doctest::Approx(260.8360).epsilon(1e-6));
-    CHECK(nccl_nvls_chunk_rate(272, 16, 8, 32768, 330) == doctest::Approx(241.0487).epsilon(1e-6));
-    CHECK(nccl_nvls_chunk_rate(272, 16, 8, 16384, 330) == doctest::Approx(209.2941).epsilon(1e-6));
+    CHECK(nccl_nvls_chunk_rate(272, 16, 131072, 330) == doctest::Approx(272));
+    CHECK(nccl_nvls_chunk_rate(272, 16, 65536, 330) == doctest::Approx(260.8360).epsilon(1e-6));
+    CHECK(nccl_nvls_chunk_rate(272, 16, 32768, 330) == doctest::Approx(241.0487).epsilon(1e-6));
+    CHECK(nccl_nvls_chunk_rate(272, 16, 16384, 330) == doctest::Approx(209.2941).epsilon(1e-6));
     // 4 heads (4 GPUs): a loop of 64 KiB chunks is 16 x 4 x 65536 = 4 MiB and
     // costs 4 x 330 = 1320 ns; at the 4-GPU default rate, 0.85 x 360 x 4/5 =
     // 244.8 GB/s: 1/244.8 + 1320 x (1/4194304 - 1/8388608) = 0.00408497 +
     // 0.00015736 = 0.00424233 ns/B -> 235.7199 GB/s (a constant cost per loop,
     // 2640 ns, would give 0.00439968 -> 227.2893).
-    CHECK(nccl_nvls_chunk_rate(244.8, 16, 4, 65536, 330) == doctest::Approx(235.7199).epsilon(1e-6));
+    CHECK(nccl_nvls_chunk_rate(244.8, 16, 65536, 330) == doctest::Approx(235.7199).epsilon(1e-6));
     // No chunk cost: the default chunk's rate at every chunk.
-    CHECK(nccl_nvls_chunk_rate(272, 16, 8, 16384, 0) == doctest::Approx(272));
+    CHECK(nccl_nvls_chunk_rate(272, 16, 16384, 0) == doctest::Approx(272));
 }
 
 TEST_CASE("an 8-GPU NVLS all-reduce steps down in rate where NCCL's chunk steps down") {

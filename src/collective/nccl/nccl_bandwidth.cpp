@@ -94,6 +94,12 @@ double nccl_ring_first_send_bytes(const NcclParameters& params, double rank_byte
     return std::min(bytes, std::max(bytes / kRingSlicesPerChunk, slice * kRingMinSliceFraction));
 }
 
+double nccl_ring_fill_bytes(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol,
+                            double rank_bytes) {
+    if (shape.nodes > 1 && protocol == NcclProtocol::Simple) return nccl_ring_first_send_bytes(params, rank_bytes);
+    return std::min(rank_bytes, params.step_bytes[static_cast<std::size_t>(protocol)]);
+}
+
 double nccl_ring_hidden_ns(const NcclParameters& params, NcclProtocol protocol, double rank_bytes,
                            double channel_gbps) {
     if (protocol != NcclProtocol::Simple || !(channel_gbps > 0)) return 0;
@@ -223,7 +229,7 @@ NcclNvlsTreeRates nccl_nvls_tree_rates(const NcclShape& shape, const NcclRates& 
     const int heads = std::max(1, rates.topology.nvls.channels);
     // The node's NVLS stage streams at its rate for this chunk (nccl_nvls_pipeline.h).
     out.node_nvls = nccl_nvls_chunk_rate(params.nvls_efficiency * rates.nvlink_gbps * gpus / (gpus + 1.0), channels,
-                                         heads, chunk_bytes, params.nvls_chunk_overhead_us * 1e3);
+                                         chunk_bytes, params.nvls_chunk_overhead_us * 1e3);
     const double network =
         nccl_network_rate(rates.topology, params, channels * heads, chunk_bytes, NcclProtocol::Simple);
     // The first loop climbs the tree with the NICs to itself (nccl_tree_pipeline.h).

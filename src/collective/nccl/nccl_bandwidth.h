@@ -91,6 +91,12 @@ double nccl_ring_network_sends(const NcclParameters& params, double rank_bytes);
 /// channel: a 1 MiB slice of a full 2 MiB chunk, else half the step (at least
 /// 1/32 of a slice), or the whole step when it goes in one send.
 double nccl_ring_first_send_bytes(const NcclParameters& params, double rank_bytes);
+/// Bytes one ring channel moves before the next rank can pass anything on
+/// (the ring's fill, nccl_cost.h): across nodes with Simple, the first network
+/// send, which the receiver sees only whole; otherwise one pipeline step,
+/// min(rank_bytes, step-bytes[protocol]).
+double nccl_ring_fill_bytes(const NcclShape& shape, const NcclParameters& params, NcclProtocol protocol,
+                            double rank_bytes);
 /// What of a ring step's network latency its later slices hide, in ns: the
 /// step's bytes after its first send at `channel_gbps` (one channel's share of
 /// the ring's rate); 0 for LL and LL128, whose steps are single sends

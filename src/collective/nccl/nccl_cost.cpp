@@ -31,13 +31,7 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             cost.latency_ns =
                 nccl_ring_run_latency_ns(kind, shape, params, choice.protocol,
                                          nccl_ring_hidden_ns(params, choice.protocol, per_channel, channel_gbps));
-            const double step = params.step_bytes[static_cast<std::size_t>(choice.protocol)];
-            // The fill: what one channel moves before the next rank can pass
-            // it on (nccl_cost.h).
-            const double first = shape.nodes > 1 && choice.protocol == NcclProtocol::Simple
-                                     ? nccl_ring_first_send_bytes(params, per_channel)
-                                     : std::min(per_channel, step);
-            cost.fill_ns = first / channel_gbps;
+            cost.fill_ns = nccl_ring_fill_bytes(shape, params, choice.protocol, per_channel) / channel_gbps;
             cost.bandwidth_ns = size * factor / ring.bus_gbps;
             break;
         }
@@ -63,8 +57,8 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
             // fills the pipeline's two stages (nccl_nvls_pipeline.h).
             const int heads = std::max(1, rates.topology.nvls.channels);
             const double chunk = nccl_nvls_chunk_bytes(cost.bytes_per_step, heads);
-            const double rate = nccl_nvls_chunk_rate(algbw, static_cast<int>(channels), heads, chunk,
-                                                     params.nvls_chunk_overhead_us * 1e3);
+            const double rate =
+                nccl_nvls_chunk_rate(algbw, static_cast<int>(channels), chunk, params.nvls_chunk_overhead_us * 1e3);
             cost.fill_ns = std::min(size, channels * heads * chunk) / rate;
             cost.bandwidth_ns = size / rate;
             break;

@@ -5,10 +5,10 @@
 //
 //   ring:      latency + fill + S x bus_factor / bus
 //              fill = first / (bus / channels), what one channel moves before
-//              the next rank can pass it on: across nodes with Simple, the
-//              first network send, a whole slice (nccl_ring_first_send_bytes:
-//              the proxy posts a slice as one send and the receiver sees it
-//              only when all of it has arrived); otherwise one pipeline step,
+//              the next rank can pass it on (nccl_ring_fill_bytes): across
+//              nodes with Simple, the first network send, a whole slice (the
+//              proxy posts a slice as one send and the receiver sees it only
+//              when all of it has arrived); otherwise one pipeline step,
 //              min(S / (n x channels), step-bytes[p])
 //   tree:      latency + S / tree algbw
 //   nvls:      latency + (S + min(S, loop)) / rate(chunk): NCCL's chunk for

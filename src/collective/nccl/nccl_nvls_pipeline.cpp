@@ -13,16 +13,14 @@ double nccl_nvls_chunk_bytes(double channel_bytes, int heads) {
     return chunk;
 }
 
-double nccl_nvls_chunk_rate(double default_chunk_gbps, int channels, int heads, double chunk_bytes,
-                            double chunk_overhead_ns) {
+double nccl_nvls_chunk_rate(double default_chunk_gbps, int channels, double chunk_bytes, double chunk_overhead_ns) {
     if (!(default_chunk_gbps > 0)) return default_chunk_gbps;
-    const double concurrent = static_cast<double>(std::max(1, channels)) * std::max(1, heads);
-    const double loop = concurrent * chunk_bytes;
-    const double default_loop = concurrent * kNcclNvlsChunkBytes;
-    // A loop holds one chunk per head, each costing chunk_overhead_ns. Chunks
-    // are only ever lowered from the default, so the added term is >= 0.
-    const double loop_overhead_ns = std::max(1, heads) * chunk_overhead_ns;
-    const double extra = std::max(0.0, loop_overhead_ns * (1.0 / loop - 1.0 / default_loop));
+    // A loop of channels x heads chunks costs heads x chunk_overhead_ns, so per
+    // byte the heads cancel (nccl_nvls_pipeline.h). Chunks are only ever
+    // lowered from the default, so the added term is >= 0.
+    const double lanes = std::max(1, channels);
+    const double extra =
+        std::max(0.0, chunk_overhead_ns * (1.0 / (lanes * chunk_bytes) - 1.0 / (lanes * kNcclNvlsChunkBytes)));
     return 1.0 / (1.0 / default_chunk_gbps + extra);
 }
 

@@ -44,9 +44,9 @@ inline constexpr double kNcclNvlsChunkBytes = 131072;
 /// NVLS heads (one node).
 double nccl_nvls_chunk_bytes(double channel_bytes, int heads);
 
-/// The rate (GB/s) NVLS streams at with `chunk_bytes` chunks, from its rate
-/// at NCCL's default chunk and the cost of each chunk, `chunk_overhead_ns`.
-double nccl_nvls_chunk_rate(double default_chunk_gbps, int channels, int heads, double chunk_bytes,
-                            double chunk_overhead_ns);
+/// The rate (GB/s) NVLS streams at over `channels` with `chunk_bytes` chunks,
+/// from its rate at NCCL's default chunk and the cost of each chunk,
+/// `chunk_overhead_ns` (the heads, one chunk each per loop, cancel per byte).
+double nccl_nvls_chunk_rate(double default_chunk_gbps, int channels, double chunk_bytes, double chunk_overhead_ns);
 
 }  // namespace dtcalc
