@@ -73,3 +73,22 @@ TEST_CASE("the double binary tree's busiest node: what its NICs carry per direct
     CHECK(nccl_tree_network_load(4) == 2.0);
     CHECK(nccl_tree_network_load(1000000) == 2.0);
 }
+
+TEST_CASE("the most children across the network a node of NCCL's trees reduces from") {
+    // Counted on the trees written out above, both of them, every node.
+    CHECK(nccl_tree_network_fan_in(1) == 0);
+    for (int n = 2; n <= 1024; ++n) {
+        std::size_t most = 0;
+        for (int r = 0; r < n; ++r) {
+            const int other = n % 2 == 1 ? (r - 1 + n) % n : n - 1 - r;
+            most = std::max({most, btree(n, r).down.size(), btree(n, other).down.size()});
+        }
+        CAPTURE(n);
+        CHECK(nccl_tree_network_fan_in(n) == static_cast<int>(most));
+    }
+    // By hand: two nodes, 0 - 1, one child; three, 0 - 2 - 1, a chain; four,
+    // node 2 (lowest set bit 2) has children 2 - 1 = 1 and 2 + 1 = 3.
+    CHECK(nccl_tree_network_fan_in(2) == 1);
+    CHECK(nccl_tree_network_fan_in(3) == 1);
+    CHECK(nccl_tree_network_fan_in(4) == 2);
+}

@@ -28,6 +28,10 @@ constexpr double kRingMinSliceFraction = 1.0 / 32.0;
 // the choice and bounds the NVLink side.
 constexpr double kLl128LineDataFraction = 120.0 / 128.0;
 
+// NCCL: tuning.cc, ncclTopoTuneModel: "if (a == NCCL_ALGO_TREE &&
+// comm->maxTreePattern == NCCL_TOPO_PATTERN_TREE) busBw *= .85".
+constexpr double kNcclTreePatternFactor = 0.85;
+
 // One full Simple ring slice: 2 of NCCL's steps (1 MiB with 512 KiB steps).
 double ring_slice_bytes(const NcclParameters& params) {
     return params.step_bytes[static_cast<std::size_t>(NcclProtocol::Simple)] * kRingChunkSteps / kRingSlicesPerChunk;
@@ -57,11 +61,15 @@ double chain_nvlink_sends(const NcclShape& shape) { return shape.gpus_per_node >
 // network than on the intra-node connections", NVIDIA/nccl#946), x 4/3 on
 // three, as it is from four on. One GPU per node has no chain: the network
 // alone bounds it. `nvlink_gbps`: the NVLink rate the launched threads drive.
+// `network_factor`: what of the NICs' rate the tree streams at
+// (nccl_tree_network_factor; 1 where NCCL's tuning rates the tree as a whole).
 double tree_link(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                 double message_bytes, NcclProtocol protocol, double channels, double nvlink_gbps) {
+                 double message_bytes, NcclProtocol protocol, double channels, double nvlink_gbps,
+                 double network_factor) {
     const double chain = 2.0 * nvlink_gbps / chain_nvlink_sends(shape);
     if (shape.nodes <= 1) return chain;
-    const double network = node_network(shape, rates, params, message_bytes, protocol, channels);
+    const double network =
+        network_factor * node_network(shape, rates, params, message_bytes, protocol, channels);
     const double per_direction = 2.0 * network / nccl_tree_network_load(shape.nodes);
     return shape.gpus_per_node == 1 ? per_direction : std::min(chain, per_direction);
 }
@@ -165,12 +173,33 @@ double nccl_tree_network_load(std::int64_t nodes) {
     return nodes == 3 ? 1.5 : 2.0;
 }
 
+int nccl_tree_network_fan_in(std::int64_t nodes) {
+    if (nodes <= 1) return 0;
+    return nodes <= 3 ? 1 : 2;
+}
+
+double nccl_tree_pattern_factor(const NcclTopology& topology) {
+    return topology.tree_nic_on_one_gpu ? kNcclTreePatternFactor : 1.0;
+}
+
+double nccl_tree_tuning_factor(const NcclTopology& topology, const NcclParameters& params) {
+    return params.tree_bandwidth_factor * nccl_tree_pattern_factor(topology);
+}
+
+double nccl_tree_network_factor(const NcclShape& shape, const NcclTopology& topology,
+                                const NcclParameters& params) {
+    return nccl_tree_network_fan_in(shape.nodes) >= 2 ? nccl_tree_tuning_factor(topology, params) : 1.0;
+}
+
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
                        NcclProtocol protocol, double message_bytes, const NcclLaunch& launch) {
     // A tree runs all of a channel's threads: the launched channels' share of
     // the NVLink rate, and the NICs those channels reach.
+    // LL keeps NCCL's tuning whole (below), its 0.92 included.
+    const double network_factor =
+        protocol == NcclProtocol::LL ? 1.0 : nccl_tree_network_factor(shape, rates.topology, params);
     const double link = tree_link(shape, rates, params, message_bytes, protocol, launch.channels,
-                                  rates.nvlink_gbps * launch.channel_share);
+                                  rates.nvlink_gbps * launch.channel_share, network_factor);
     // Simple and LL128 stream at their links' rate (LL128: 120 of every 128
     // bytes are data), each channel the kernels run at most at NCCL's
     // per-channel figure. NCCL's tuning (nccl_tree_algbw_on, the choice) takes

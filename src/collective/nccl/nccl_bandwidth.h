@@ -30,8 +30,11 @@
 // (nccl_tree_network_load: S on two nodes, 1.5 S on three, 2 S from four on).
 // So, as a rate per direction before the trees' factor 2, with chain = NVLink
 // rate (3 or more GPUs per node) or 2 x NVLink rate (2 GPUs per node),
-//   link = chain (one node); min(chain, 2 x node network / load) across
-//          nodes; the node network alone with one GPU per node
+//   link = chain (one node); min(chain, 2 x node network x fan-in factor /
+//          load) across nodes; the node network alone with one GPU per node
+//          (fan-in factor, nccl_tree_network_factor: NCCL's rating of its
+//          tree, 0.92, x 0.85 with the TREE pattern, where a node reduces two
+//          children's streams through its NICs, from four nodes on; 1 below)
 //   as it runs: Simple bus = min(link, channels x tree-max-per-channel[bucket]);
 //     LL128 bus = min(link x tree-ll128-factor[bucket], channels x
 //     tree-ll128-max-per-channel[bucket]), with the channels the kernels run
@@ -112,6 +115,33 @@ double nccl_ring_network_channel_rate(const NcclParameters& params, double rank_
 /// the busiest node has 2 edges in all on two nodes (1), 3 on three (1.5) and
 /// 4 from four nodes on (2: inside one tree, a leaf in the other); 0 on one node.
 double nccl_tree_network_load(std::int64_t nodes);
+
+/// The most children across the network that a node of one of NCCL's trees
+/// over `nodes` nodes reduces from (ncclGetBtree): 0 on one node, 1 on two and
+/// three (each tree a single edge or a chain, 0 - 2 - 1), 2 from four nodes on
+/// (node 2 of four has children 1 and 3).
+int nccl_tree_network_fan_in(std::int64_t nodes);
+
+/// NCCL's rating of a tree whose graph has the TREE pattern, all of a node's
+/// NIC traffic to and from one GPU (tree_nic_on_one_gpu), against the balanced
+/// one (src/graph/tuning.cc, ncclTopoTuneModel: `busBw *= .85`): 0.85, else 1.
+double nccl_tree_pattern_factor(const NcclTopology& topology);
+
+/// NCCL's whole rating of its tree against the links (ncclTopoTuneModel):
+/// `busBw * .92` for a tree all-reduce (tree-bandwidth-factor) times
+/// nccl_tree_pattern_factor.
+double nccl_tree_tuning_factor(const NcclTopology& topology, const NcclParameters& params);
+
+/// What of its NICs' rate a tree across nodes streams at as it runs: where a
+/// node reduces two children's streams arriving through its NICs (fan-in 2,
+/// from four nodes on), NCCL's own rating, nccl_tree_tuning_factor; with one
+/// child per node (two and three nodes) the links' whole rate. Forced trees
+/// show it: 2 x 1 H100 and 2 x 8 H800 stream at their links, three GB200
+/// nodes within 3 % of theirs, while 5 x 8 H100 over RoCE moves 0.79 of its
+/// ring (NVIDIA/nccl#1368) and 8 nodes of DGX-1 0.85 (NVIDIA/nccl#319);
+/// validation/nccl/SOURCE.md, "Five nodes, ring and tree".
+double nccl_tree_network_factor(const NcclShape& shape, const NcclTopology& topology,
+                                const NcclParameters& params);
 
 /// Tree all-reduce algorithm bandwidth as it runs, before NCCL's size
 /// correction, on the channels NCCL launches for the size (nccl_launch.h).

@@ -10,10 +10,6 @@
 namespace dtcalc {
 namespace {
 
-// NCCL: tuning.cc, ncclTopoTuneModel: "if (a == NCCL_ALGO_TREE &&
-// comm->maxTreePattern == NCCL_TOPO_PATTERN_TREE) busBw *= .85".
-constexpr double kNcclOneGpuNicTreeFactor = 0.85;
-
 bool is_group_collective(CollectiveKind kind) {
     return kind == CollectiveKind::AllReduce || kind == CollectiveKind::AllGather ||
            kind == CollectiveKind::ReduceScatter;
@@ -91,7 +87,7 @@ NcclTuning nccl_tuning(CollectiveKind kind, const NcclShape& shape, const NcclRa
         case NcclAlgorithm::Tree:
             latency = nccl_tree_latency_ns(shape, params, protocol);
             bandwidth = nccl_tree_algbw_on(link, topo.tree.channels, shape, params, protocol);
-            if (topo.tree_nic_on_one_gpu) bandwidth *= kNcclOneGpuNicTreeFactor;
+            bandwidth *= nccl_tree_pattern_factor(topo);
             break;
         case NcclAlgorithm::Nvls: {
             const double channels = topo.nvls.channels;

@@ -74,7 +74,7 @@ struct NcclTopology {
     NcclGraph tree;                 ///< its tree graph: the ring's, intra-node speed raised across nodes
     /// Across nodes: NCCL's tree graph has the TREE pattern (all NIC traffic
     /// to and from one GPU) rather than the balanced one, which NCCL's tuning
-    /// rates 0.85 lower (nccl_selection.h).
+    /// rates 0.85 lower (nccl_tree_pattern_factor, nccl_bandwidth.h).
     bool tree_nic_on_one_gpu = false;
     int channels = 0;               ///< ring/tree channels the kernels run (after postset)
     NcclGraph nvls;                 ///< NVLS graph: channels = heads; 0 without NVLS
