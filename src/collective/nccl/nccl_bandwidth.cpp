@@ -201,10 +201,11 @@ double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const Ncc
     const double link = tree_link(shape, rates, params, message_bytes, protocol, launch.channels,
                                   rates.nvlink_gbps * launch.channel_share, network_factor);
     // Simple and LL128 stream at their links' rate (LL128: 120 of every 128
-    // bytes are data), each channel the kernels run at most at NCCL's
-    // per-channel figure. NCCL's tuning (nccl_tree_algbw_on, the choice) takes
-    // 0.92 of the link and the caps per graph channel, half the channels that
-    // run (each runs once per tree): below what forced trees reach.
+    // bytes are data; the NICs from four nodes on at NCCL's rating of the
+    // tree), each channel the kernels run at most at NCCL's per-channel
+    // figure. NCCL's tuning (nccl_tree_algbw_on, the choice) takes 0.92 of the
+    // link and the caps per graph channel, half the channels that run (each
+    // runs once per tree): below what forced trees reach on two nodes.
     const std::size_t bucket = static_cast<std::size_t>(shape.node_bucket());
     const double running = launch.channels;
     switch (protocol) {

@@ -43,8 +43,8 @@
 //     tree-factor, graph channels x tree-max-per-channel[bucket]); LL:
 //     min(bus x tree-ll-factor, ll-max[bucket]); LL128: min(bus x
 //     tree-ll128-factor[bucket], graph channels x tree-ll128-max-per-channel).
-//     Forced trees run faster than that: 2 x 1 H100 over NDR reaches ~50 GB/s
-//     where it says 41.4 (validation/nccl/SOURCE.md)
+//     Forced trees on two nodes run faster than that: 2 x 1 H100 over NDR
+//     reaches ~50 GB/s where it says 41.4 (validation/nccl/SOURCE.md)
 //   algbw = bus / 2 (each of the two trees carries half, up and down)
 //
 // NVLS all-reduce on one node (algorithm bandwidth): every GPU sends its whole
