@@ -69,3 +69,26 @@ TEST_CASE("an 8-GPU NVLS all-reduce steps down in rate where NCCL's chunk steps 
     CHECK(below.us == doctest::Approx(2115.4306).epsilon(1e-6));
     CHECK(above.us == doctest::Approx(4034.2612).epsilon(1e-6));
 }
+
+TEST_CASE("NVLS all-gather and reduce-scatter on one node: the limiting direction carries the peers' shares") {
+    // NVLS all-gather: a GPU sends its own share once into the switch, which
+    // multicasts it, and takes the other n-1 shares in: S (n-1)/n in, S/n out
+    // (reduce-scatter the reverse), so algbw = nvlsEfficiency x NVLink x
+    // n/(n-1) (nccl_bandwidth.h). On 8 H100: 0.85 x 360 x 8/7 = 349.714 GB/s,
+    // nccl-tests' bus bandwidth 0.85 x 360 = 306 GB/s; an 8 x H100 NVLS
+    // all-gather at 1 GB printed "only 300GB" (NVIDIA/nccl#1506). (Counting the
+    // own share through the switch too, S in, as NCCL's maintainers put it in
+    // NVIDIA/nccl#1083, would give 268.) 16 GiB at NCCL's 128 KiB chunk, 16
+    // channels x 8 heads a loop (16 MiB), the loop once more for the fill:
+    // 25 us + (17179869184 + 16777216) / 349.714 = 49198.417 us. On 4 GPUs,
+    // 0.85 x 360 x 4/3 = 408 GB/s, 4 heads (8 MiB a loop): 25 + (17179869184 +
+    // 8388608) / 408 = 42153.03 us.
+    const Preset ib = load_preset("h100-ib-ndr400", kDirs);
+    const NcclForce nvls = NcclForce::only(NcclAlgorithm::Nvls, NcclProtocol::Simple);
+    const Run ag = run(ib, CollectiveKind::AllGather, 16 * GiB, 1, 8, nvls);
+    CHECK(ag.algorithm == "nvls/Simple");
+    CHECK(ag.us == doctest::Approx(49198.417).epsilon(1e-6));
+    const Run rs = run(ib, CollectiveKind::ReduceScatter, 16 * GiB, 1, 4, nvls);
+    CHECK(rs.algorithm == "nvls/Simple");
+    CHECK(rs.us == doctest::Approx(42153.03).epsilon(1e-5));
+}
