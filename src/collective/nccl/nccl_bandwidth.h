@@ -51,7 +51,10 @@
 // buffer into the switch and reads 1/n of the reduced result back, then
 // multicasts its 1/n: S(1 + 1/n) per direction per GPU, so
 //   algbw = nvls-efficiency x NVLink rate x n/(n+1)
-// NVLS all-gather / reduce-scatter: algbw = nvls-efficiency x NVLink x n/(n-1).
+// NVLS all-gather / reduce-scatter: a GPU's own share stays local and it takes
+// the other n-1 in (all-gather; reduce-scatter the reverse), S (n-1)/n in the
+// busier direction: algbw = nvls-efficiency x NVLink x n/(n-1) (an 8 x H100
+// all-gather prints 300 GB/s of bus bandwidth, this 306: NVIDIA/nccl#1506).
 // These are the rates at NCCL's default 128 KiB chunk; smaller chunks stream
 // slower by each chunk's cost (nccl_nvls_pipeline.h, applied in nccl_cost.cpp).
 // NVLS-tree (all-reduce across nodes): min(NVLS all-reduce on the node's G
