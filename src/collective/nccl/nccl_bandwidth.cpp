@@ -182,13 +182,10 @@ double nccl_tree_pattern_factor(const NcclTopology& topology) {
     return topology.tree_nic_on_one_gpu ? kNcclTreePatternFactor : 1.0;
 }
 
-double nccl_tree_tuning_factor(const NcclTopology& topology, const NcclParameters& params) {
-    return params.tree_bandwidth_factor * nccl_tree_pattern_factor(topology);
-}
-
 double nccl_tree_network_factor(const NcclShape& shape, const NcclTopology& topology,
                                 const NcclParameters& params) {
-    return nccl_tree_network_fan_in(shape.nodes) >= 2 ? nccl_tree_tuning_factor(topology, params) : 1.0;
+    if (nccl_tree_network_fan_in(shape.nodes) < 2) return 1.0;
+    return params.tree_bandwidth_factor * nccl_tree_pattern_factor(topology);
 }
 
 double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,

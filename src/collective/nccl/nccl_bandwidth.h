@@ -130,15 +130,12 @@ int nccl_tree_network_fan_in(std::int64_t nodes);
 /// one (src/graph/tuning.cc, ncclTopoTuneModel: `busBw *= .85`): 0.85, else 1.
 double nccl_tree_pattern_factor(const NcclTopology& topology);
 
-/// NCCL's whole rating of its tree against the links (ncclTopoTuneModel):
-/// `busBw * .92` for a tree all-reduce (tree-bandwidth-factor) times
-/// nccl_tree_pattern_factor.
-double nccl_tree_tuning_factor(const NcclTopology& topology, const NcclParameters& params);
-
 /// What of its NICs' rate a tree across nodes streams at as it runs: where a
 /// node reduces two children's streams arriving through its NICs (fan-in 2,
-/// from four nodes on), NCCL's own rating, nccl_tree_tuning_factor; with one
-/// child per node (two and three nodes) the links' whole rate. Forced trees
+/// from four nodes on), NCCL's own rating of its tree against the links
+/// (ncclTopoTuneModel: `busBw * .92` for a tree all-reduce, tree-bandwidth-
+/// factor, times nccl_tree_pattern_factor); with one child per node (two and
+/// three nodes) the links' whole rate. Forced trees
 /// show it: 2 x 1 H100 and 2 x 8 H800 stream at their links, three GB200
 /// nodes within 3 % of theirs, while 5 x 8 H100 over RoCE moves 0.79 of its
 /// ring (NVIDIA/nccl#1368) and 8 nodes of DGX-1 0.85 (NVIDIA/nccl#319);
