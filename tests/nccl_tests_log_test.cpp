@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -153,6 +154,62 @@ TEST_CASE("bad nccl-tests output: errors name the file and line") {
                                                row + kFooter, "t.log");
     CHECK(rows.size() == 1);
     CHECK(rows[0].where.line == 13);
+}
+
+TEST_CASE("a run nccl-tests reported failed: the error quotes it; --skip-failed-runs leaves such logs out") {
+    using dtcalc::testing::write_temp_file;
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    // As nccl-tests prints a failed run (a pairwise sweep with a node down):
+    // its report on line 12, right under the table's column header.
+    const std::string failed = header("all_reduce_perf") +
+                               "hostB: Test NCCL failure common.cu:1279 'remote process exited or there was a network "
+                               "error / '\n .. hostB pid 2001: Test failure common.cu:1100\n";
+    CHECK_INPUT_ERROR(parse_nccl_tests_log(failed, "f.log"),
+                      "f.log:12: the run failed before its first result row; nccl-tests says: hostB: Test NCCL "
+                      "failure common.cu:1279 'remote process exited or there was a network error / '");
+    CHECK_THROWS_AS(parse_nccl_tests_log(failed, "f.log"), NcclTestsRunFailed);
+    // A log that ends after its header (the job was stopped) is a run that failed too.
+    CHECK_THROWS_AS(parse_nccl_tests_log(header("all_reduce_perf"), "g.log"), NcclTestsRunFailed);
+    // A failed run beside a good one in the same log: the good one's rows.
+    CHECK(parse_nccl_tests_log(failed + header("all_reduce_perf") + row + kFooter, "h.log").size() == 1);
+
+    const std::string good = write_temp_file("failed-runs-sweep/a_good.log", header("all_reduce_perf") + row + kFooter);
+    const std::string bad = write_temp_file("failed-runs-sweep/b_failed.log", failed);
+    const std::string folder = std::filesystem::path(good).parent_path().string();
+    CHECK_INPUT_ERROR(read_measured_inputs({folder}, {}, ""),
+                      bad + ":12: the run failed before its first result row; nccl-tests says: hostB: Test NCCL "
+                            "failure common.cu:1279 'remote process exited or there was a network error / '");
+    const MeasuredInputs kept = read_measured_inputs({folder}, {}, "", true);
+    CHECK(kept.collectives.size() == 1);
+    REQUIRE(kept.skipped.size() == 1);
+    CHECK(kept.skipped[0].where().file == bad);
+    CHECK(kept.skipped[0].where().line == 12);
+    // Nothing left to read: an error, not an empty result.
+    CHECK_INPUT_ERROR(read_measured_inputs({bad}, {}, "", true),
+                      bad + ":12: every input's runs failed (1 log skipped); this one: the run failed before its "
+                            "first result row; nccl-tests says: hostB: Test NCCL failure common.cu:1279 'remote "
+                            "process exited or there was a network error / '");
+    // Any other bad file still stops the read.
+    const std::string odd = write_temp_file("failed-runs-odd/odd.log", "size,time\n1024,10\n");
+    CHECK_THROWS_AS(read_measured_inputs({odd}, {}, "", true), InputError);
+
+    // The command line: validate and calibrate say each log left out on stderr.
+    using dtcalc::testing::run_dtcalc;
+    const auto v = run_dtcalc("validate --dataset " + folder + " --preset h100-ib-ndr400 --skip-failed-runs");
+    CHECK(v.exit_code == 0);
+    CHECK(v.out.find("dtcalc: note: " + bad + ":12: the run failed before its first result row") != std::string::npos);
+    CHECK(v.out.find("(left out: --skip-failed-runs)") != std::string::npos);
+    const auto c = run_dtcalc("calibrate --preset h100-ib-ndr400 " + folder +
+                              " --skip-failed-runs --no-leave-one-out --no-progress");
+    CHECK(c.out.find("dtcalc: note: " + bad + ":12: the run failed before its first result row") != std::string::npos);
+    dtcalc::testing::check_errors({
+        {"validate --dataset " + folder + " --preset h100-ib-ndr400",
+         bad + ":12: the run failed before its first result row; nccl-tests says: hostB: Test NCCL failure "
+               "common.cu:1279 'remote process exited or there was a network error / '"},
+        {"validate --skip-failed-runs",
+         "--skip-failed-runs: only for --dataset files and folders of nccl-tests output; the gates file's datasets "
+         "are read whole"},
+    });
 }
 
 TEST_CASE("validate reads nccl-tests output as it reads the dataset CSV") {

@@ -40,6 +40,7 @@ struct CalibrateOptions {
     int threads = 0;
     std::string leave_out = "group";
     bool no_progress = false;
+    bool skip_failed_runs = false;
 };
 
 // Today (UTC) as YYYY-MM-DD.
@@ -84,7 +85,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
         throw InputError({"--preset", 0, 0, ""},
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
 
-    MeasuredInputs inputs = read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path);
+    MeasuredInputs inputs =
+        read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path, options.skip_failed_runs);
     // Runs where one thread drove several GPUs: one note, naming the first file.
     std::set<std::string> driven_files;
     const NcclMeasurement* first_driven = nullptr;
@@ -105,6 +107,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
             "; fit on runs with one process per GPU (mpirun -np G ... -g 1), or leave their rows below 1 MiB out");
     if (!inputs.discarded.empty())
         notes.push_back(inputs.discarded.front().where.file + ": " + nccl_discarded_note(static_cast<int>(inputs.discarded.size())));
+    for (const NcclTestsRunFailed& failed : inputs.skipped)
+        notes.push_back(std::string(failed.what()) + " (left out: --skip-failed-runs)");
     const WarningsAtEnd say_notes(std::move(notes), "note");
     CalibrationData rows{std::move(inputs.collectives), std::move(inputs.training)};
     CalibrationOptions calibration;
@@ -171,6 +175,10 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
                         "Threads for the out-of-sample refits (default 0: every core); the result is the same "
                         "for any count");
     command->add_flag("--no-progress", options->no_progress, "No progress bar on stderr");
+    command->add_flag("--skip-failed-runs", options->skip_failed_runs,
+                      "Leave out nccl-tests logs whose runs never reached a result row (nccl-tests reported "
+                      "them failed, or the log ends after its header), each named in a note on stderr, instead of "
+                      "stopping at the first");
     command->add_option("--leave-out", options->leave_out,
                         "What each out-of-sample refit leaves out: group (default) or shape (every group of one "
                         "GPUs x nodes shape)");

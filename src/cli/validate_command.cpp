@@ -25,6 +25,7 @@ struct ValidateOptions {
     std::string preset;  // for --dataset files and folders
     std::optional<int> nodes, gpus_per_node;
     std::string algo, proto;  // NCCL_ALGO / NCCL_PROTO for --dataset files and folders
+    bool skip_failed_runs = false;  // for --dataset files and folders of nccl-tests output
 };
 
 // ./validation/gates.toml when run from a checkout, else the source tree's.
@@ -55,6 +56,10 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
     if (paths.empty() && (options.nodes || options.gpus_per_node))
         throw InputError({options.nodes ? "--nodes" : "--gpus-per-node", 0, 0, ""},
                          "only for --dataset files and folders of nccl-tests output");
+    if (paths.empty() && options.skip_failed_runs)
+        throw InputError({"--skip-failed-runs", 0, 0, ""},
+                         "only for --dataset files and folders of nccl-tests output; the gates file's datasets are "
+                         "read whole");
     if (paths.empty() && (!options.algo.empty() || !options.proto.empty()))
         throw InputError({options.algo.empty() ? "--proto" : "--algo", 0, 0, ""},
                          "only for --dataset files and folders; the gates file sets each dataset's algorithm and "
@@ -74,9 +79,11 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
         spec.protocol = options.proto;
         spec.algorithm_where = {"--algo", 0, 0, ""};
         spec.protocol_where = {"--proto", 0, 0, ""};
+        spec.skip_failed_runs = options.skip_failed_runs;
         plan.datasets.push_back(std::move(spec));
     }
     const ValidationReport report = run_validation(plan, {preset_dirs, model_dirs}, options.datasets);
+    const WarningsAtEnd say_notes(report.notes, "note");
     switch (format) {
         case OutputFormat::Table: write_validation_table(std::cout, report, options.verbose); break;
         case OutputFormat::Csv: write_validation_csv(std::cout, report); break;
@@ -115,6 +122,10 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
                         "a log's NCCL_DEBUG=INFO lines say it themselves");
     command->add_option("--proto", options->proto,
                         "NCCL_PROTO the --dataset runs were made with, in its syntax (LL128, ^LL, allreduce:Simple)");
+    command->add_flag("--skip-failed-runs", options->skip_failed_runs,
+                      "Leave out --dataset logs whose runs never reached a result row (nccl-tests reported "
+                      "them failed, or the log ends after its header), each named in a note on stderr, instead of "
+                      "stopping at the first");
     command->callback([options, &preset_dirs, &model_dirs] { run_validate(*options, preset_dirs, model_dirs); });
 }
 

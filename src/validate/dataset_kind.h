@@ -47,6 +47,7 @@ struct DatasetResult {
     std::string x_label = "size (bytes)";                         ///< the plots' x axis
     bool points_per_model = false;  ///< plots: unrelated cases, drawn as points per model (no line through them)
     std::vector<std::pair<std::string, std::string>> group_notes;  ///< (group, note) shown in the summary
+    std::vector<std::string> notes;  ///< about the dataset as a whole (inputs left out), for the front end to show
 };
 
 /// A [[dataset]] entry of the gates file.
@@ -63,6 +64,9 @@ struct DatasetSpec {
     InputLocation where;    ///< the entry in the gates file
     /// nccl-tests logs without rank lines: nodes and GPUs per node (--nodes, --gpus-per-node).
     NcclLogShape shape;
+    /// nccl-tests logs none of whose runs reached a result row are left out
+    /// (noted) instead of stopping the read (--skip-failed-runs; nccl_inputs.h).
+    bool skip_failed_runs = false;
 
     /// The path of input `name`; throws InputError naming the entry when absent.
     const std::string& input(std::string_view name) const;

@@ -1,5 +1,7 @@
 #include "validate/nccl_inputs.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -12,7 +14,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void read_file(const std::string& path, const NcclLogShape& shape, const std::string& preset, MeasuredInputs& out) {
+void read_file(const std::string& path, const NcclLogShape& shape, const std::string& preset, bool skip_failed_runs,
+               MeasuredInputs& out) {
     const std::string text = read_text_file(path);
     std::string first_line = text.substr(0, text.find('\n'));
     if (!first_line.empty() && first_line.back() == '\r') first_line.pop_back();
@@ -20,8 +23,18 @@ void read_file(const std::string& path, const NcclLogShape& shape, const std::st
         for (TrainingCase& c : read_training_cases(path, preset)) out.training.push_back(std::move(c));
         return;
     }
-    std::vector<NcclMeasurement> rows =
-        looks_like_nccl_tests_csv(first_line) ? read_nccl_tests_csv(path) : parse_nccl_tests_log(text, path, shape);
+    std::vector<NcclMeasurement> rows;
+    if (looks_like_nccl_tests_csv(first_line)) {
+        rows = read_nccl_tests_csv(path);
+    } else {
+        try {
+            rows = parse_nccl_tests_log(text, path, shape);
+        } catch (const NcclTestsRunFailed& failed) {
+            if (!skip_failed_runs) throw;
+            out.skipped.push_back(failed);
+            return;
+        }
+    }
     for (NcclMeasurement& m : rows)
         (nccl_discards(m.kind, m.bytes) ? out.discarded : out.collectives).push_back(std::move(m));
 }
@@ -34,14 +47,14 @@ bool hidden(const fs::path& p) {
 }  // namespace
 
 MeasuredInputs read_measured_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape,
-                                    const std::string& preset) {
+                                    const std::string& preset, bool skip_failed_runs) {
     MeasuredInputs out;
     for (const std::string& path : paths) {
         std::error_code ec;
         const fs::file_status status = fs::status(path, ec);
         if (ec || !fs::exists(status)) throw InputError({path, 0, 0, ""}, "does not exist");
         if (!fs::is_directory(status)) {
-            read_file(path, shape, preset, out);
+            read_file(path, shape, preset, skip_failed_runs, out);
             continue;
         }
         std::vector<std::string> files;
@@ -57,7 +70,13 @@ MeasuredInputs read_measured_inputs(const std::vector<std::string>& paths, const
         }
         if (files.empty()) throw InputError({path, 0, 0, ""}, "the folder holds no files to read");
         std::sort(files.begin(), files.end());
-        for (const std::string& file : files) read_file(file, shape, preset, out);
+        for (const std::string& file : files) read_file(file, shape, preset, skip_failed_runs, out);
+    }
+    if (!out.skipped.empty() && out.collectives.empty() && out.discarded.empty() && out.training.empty()) {
+        const NcclTestsRunFailed& first = out.skipped.front();
+        throw InputError(first.where(), fmt::format("every input's runs failed ({} log{} skipped); this one: {}",
+                                                    out.skipped.size(), out.skipped.size() == 1 ? "" : "s",
+                                                    first.detail()));
     }
     return out;
 }

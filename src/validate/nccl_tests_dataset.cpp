@@ -31,12 +31,14 @@ NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
-    const MeasuredInputs inputs = read_measured_inputs({spec.file}, spec.shape, spec.preset);
+    const MeasuredInputs inputs = read_measured_inputs({spec.file}, spec.shape, spec.preset, spec.skip_failed_runs);
     const std::vector<NcclMeasurement>& rows = inputs.collectives;
     const System system = load_preset(spec.preset, context.preset_dirs).system;
     const NcclForce force = dataset_nccl_force(system, spec);
 
     DatasetResult out;
+    for (const NcclTestsRunFailed& failed : inputs.skipped)
+        out.notes.push_back(std::string(failed.what()) + " (left out: --skip-failed-runs)");
     // Per group: the sizes whose log names NCCL's own choice, and where dtcalc chose otherwise.
     struct Choices {
         int named = 0, same = 0, same_channels = 0;

@@ -144,6 +144,16 @@ std::optional<TableColumns> table_columns(const std::vector<std::string_view>& t
     throw InputError({path, line, 0, ""}, what);
 }
 
+// nccl-tests' report of a failed run (its src/common.h and common.cu):
+// "<host>: Test NCCL failure <file>:<line> '<error> / <last error>'", the
+// same with "Test CUDA failure", then " .. <host> pid <N>: Test failure
+// <file>:<line>" for each frame it unwinds.
+bool reports_failed_run(std::string_view line) {
+    for (std::string_view what : {": Test NCCL failure ", ": Test CUDA failure ", ": Test failure "})
+        if (line.find(what) != std::string_view::npos) return true;
+    return false;
+}
+
 // A whole number of at least `least` after a header field (`field`, as
 // printed: "nGpus", "iters:"); `expected` names it in the error.
 int header_number(std::string_view token, const char* expected, const char* field, int least,
@@ -399,6 +409,8 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
     std::string pending_program;
     int pending_program_line = 0;
     bool in_table = false;
+    int failure_line = 0;  // nccl-tests' first report of a failed run
+    std::string failure;
     int line_number = 0;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -409,6 +421,13 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         ++line_number;
         const auto tokens = split_blanks(line);
         if (tokens.empty()) continue;
+        if (reports_failed_run(line)) {
+            if (failure_line == 0) {
+                failure_line = line_number;
+                failure = std::string(trim_blanks(line));
+            }
+            continue;
+        }
         if (const auto choice = nccl_tuning_line(line)) {
             // Rank 0 prints one per call: keep the first of each size.
             if (run && !run_done &&
@@ -477,7 +496,12 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         }
     }
     if (run) finish_run(*run, path, shape, out);
-    if (out.empty()) fail(path, 0, "nccl-tests output without result rows (no run got as far as its table)");
+    if (out.empty() && failure_line > 0)
+        throw NcclTestsRunFailed({path, failure_line, 0, ""},
+                                 "the run failed before its first result row; nccl-tests says: " + failure);
+    if (out.empty())
+        throw NcclTestsRunFailed({path, 0, 0, ""},
+                                 "nccl-tests output without result rows (no run got as far as its table)");
     return out;
 }
 

@@ -61,6 +61,18 @@ struct NcclLogShape {
     std::optional<int> gpus_per_node;  ///< --gpus-per-node
 };
 
+/// Thrown by parse_nccl_tests_log for nccl-tests output none of whose runs
+/// got as far as a result row: where nccl-tests reported the run failed
+/// ("<host>: Test NCCL failure <file>:<line> '<NCCL's error>'", " .. <host>
+/// pid N: Test failure ..."), at the first such line, with nccl-tests' words;
+/// else (the log ends after its header: a job stopped) at the file. A sweep
+/// over many nodes keeps such logs beside the good ones; readers may skip
+/// them (read_measured_inputs).
+class NcclTestsRunFailed : public InputError {
+public:
+    using InputError::InputError;
+};
+
 /// True when `text` has an nccl-tests "# nThread" header line.
 bool looks_like_nccl_tests_log(const std::string& text);
 

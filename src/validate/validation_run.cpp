@@ -70,6 +70,7 @@ ValidationReport run_validation(const ValidationPlan& plan, const ValidationCont
                 if (group == g->group) g->note += (g->note.empty() ? "" : "; ") + note;
         }
         for (ValidationCase& c : result.cases) report.cases.push_back(std::move(c));
+        for (std::string& note : result.notes) report.notes.push_back(std::move(note));
     }
     for (const Gate& gate : plan.gates) {
         if (!selected(only, gate.dataset)) continue;

@@ -39,6 +39,7 @@ struct ValidationReport {
     std::vector<ValidationCase> cases;
     std::vector<GroupSummary> groups;
     std::vector<std::string> unmatched_gates;  ///< "dataset group-pattern" of gates that matched nothing
+    std::vector<std::string> notes;            ///< the datasets' notes (DatasetResult::notes), in order
     int gates_checked = 0;
     int gates_failed = 0;  ///< including unmatched gates
 
