@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <map>
 
@@ -11,6 +10,7 @@
 #include "core/number_text.h"
 #include "validate/log_tokens.h"
 #include "validate/nccl_debug_lines.h"
+#include "validate/nccl_tests_programs.h"
 
 namespace dtcalc {
 namespace {
@@ -27,58 +27,6 @@ int type_bytes(std::string_view type) {
     if (type == "int32" || type == "uint32" || type == "float" || type == "int") return 4;
     if (type == "int64" || type == "uint64" || type == "double") return 8;
     return 0;
-}
-
-std::string squashed_lower(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// The collective a program name ("all_reduce_perf", "./build/alltoall_perf")
-// measures: nullopt for a name that is not a known nccl-tests program.
-std::optional<CollectiveKind> program_collective(std::string_view program, bool* priced) {
-    const std::size_t slash = program.find_last_of('/');
-    if (slash != std::string_view::npos) program = program.substr(slash + 1);
-    std::string key = squashed_lower(program);
-    if (key.ends_with("perf")) key.resize(key.size() - 4);
-    if (key.ends_with("mpi")) key.resize(key.size() - 3);
-    *priced = true;
-    if (key == "allreduce") return CollectiveKind::AllReduce;
-    if (key == "reducescatter") return CollectiveKind::ReduceScatter;
-    if (key == "allgather") return CollectiveKind::AllGather;
-    if (key == "alltoall") return CollectiveKind::AllToAll;
-    if (key == "sendrecv") return CollectiveKind::SendRecv;
-    *priced = false;
-    return std::nullopt;
-}
-
-// The one collective a file name names (all_reduce, allreduce, all-reduce,
-// ...), or nullopt for none or several.
-std::optional<CollectiveKind> file_name_collective(const std::string& path) {
-    const std::size_t slash = path.find_last_of('/');
-    const std::string name = squashed_lower(slash == std::string::npos ? path : path.substr(slash + 1));
-    std::optional<CollectiveKind> found;
-    int hits = 0;
-    auto look = [&](std::string_view word, CollectiveKind kind, std::string_view unless = {}) {
-        std::size_t at = name.find(word);
-        while (at != std::string::npos) {
-            if (unless.empty() || name.compare(at, unless.size(), unless) != 0) {
-                if (!found || *found != kind) ++hits;
-                found = kind;
-                return;
-            }
-            at = name.find(word, at + 1);
-        }
-    };
-    look("allreduce", CollectiveKind::AllReduce);
-    look("reducescatter", CollectiveKind::ReduceScatter);
-    look("allgather", CollectiveKind::AllGather);
-    look("alltoall", CollectiveKind::AllToAll, "alltoallv");
-    look("sendrecv", CollectiveKind::SendRecv);
-    if (hits != 1) return std::nullopt;
-    return found;
 }
 
 struct TableColumns {
@@ -217,17 +165,6 @@ bool per_rank_count(CollectiveKind kind) {
            kind == CollectiveKind::AllToAll;
 }
 bool reducing(CollectiveKind kind) { return kind != CollectiveKind::AllGather && kind != CollectiveKind::AllToAll; }
-
-std::string program_of(CollectiveKind kind) {
-    switch (kind) {
-        case CollectiveKind::AllReduce: return "all_reduce_perf";
-        case CollectiveKind::ReduceScatter: return "reduce_scatter_perf";
-        case CollectiveKind::AllGather: return "all_gather_perf";
-        case CollectiveKind::AllToAll: return "alltoall_perf";
-        case CollectiveKind::SendRecv: return "sendrecv_perf";
-    }
-    return "";
-}
 
 struct Shape {
     int nodes = 1;
