@@ -107,8 +107,7 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
             "; fit on runs with one process per GPU (mpirun -np G ... -g 1), or leave their rows below 1 MiB out");
     if (!inputs.discarded.empty())
         notes.push_back(inputs.discarded.front().where.file + ": " + nccl_discarded_note(static_cast<int>(inputs.discarded.size())));
-    for (const NcclTestsRunFailed& failed : inputs.skipped)
-        notes.push_back(std::string(failed.what()) + " (left out: --skip-failed-runs)");
+    for (const NcclTestsRunFailed& failed : inputs.failed_runs) notes.push_back(failed_run_note(failed));
     const WarningsAtEnd say_notes(std::move(notes), "note");
     CalibrationData rows{std::move(inputs.collectives), std::move(inputs.training)};
     CalibrationOptions calibration;
@@ -176,9 +175,9 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
                         "for any count");
     command->add_flag("--no-progress", options->no_progress, "No progress bar on stderr");
     command->add_flag("--skip-failed-runs", options->skip_failed_runs,
-                      "Leave out nccl-tests logs whose runs never reached a result row (nccl-tests reported "
-                      "them failed, or the log ends after its header), each named in a note on stderr, instead of "
-                      "stopping at the first");
+                      "Read past nccl-tests runs that failed (nccl-tests reported it, or the log stops "
+                      "mid-run): the rows each printed before it failed are read, the rest left out, and each run "
+                      "is named in a note on stderr, instead of stopping at the first");
     command->add_option("--leave-out", options->leave_out,
                         "What each out-of-sample refit leaves out: group (default) or shape (every group of one "
                         "GPUs x nodes shape)");

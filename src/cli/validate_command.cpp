@@ -123,9 +123,9 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
     command->add_option("--proto", options->proto,
                         "NCCL_PROTO the --dataset runs were made with, in its syntax (LL128, ^LL, allreduce:Simple)");
     command->add_flag("--skip-failed-runs", options->skip_failed_runs,
-                      "Leave out --dataset logs whose runs never reached a result row (nccl-tests reported "
-                      "them failed, or the log ends after its header), each named in a note on stderr, instead of "
-                      "stopping at the first");
+                      "Read past nccl-tests --dataset runs that failed (nccl-tests reported it, or the log stops "
+                      "mid-run): the rows each printed before it failed are read, the rest left out, and each run "
+                      "is named in a note on stderr, instead of stopping at the first");
     command->callback([options, &preset_dirs, &model_dirs] { run_validate(*options, preset_dirs, model_dirs); });
 }
 

@@ -64,8 +64,8 @@ struct DatasetSpec {
     InputLocation where;    ///< the entry in the gates file
     /// nccl-tests logs without rank lines: nodes and GPUs per node (--nodes, --gpus-per-node).
     NcclLogShape shape;
-    /// nccl-tests logs none of whose runs reached a result row are left out
-    /// (noted) instead of stopping the read (--skip-failed-runs; nccl_inputs.h).
+    /// nccl-tests runs that failed are read for the rows they printed and
+    /// noted, instead of stopping the read (--skip-failed-runs; nccl_inputs.h).
     bool skip_failed_runs = false;
 
     /// The path of input `name`; throws InputError naming the entry when absent.

@@ -27,13 +27,10 @@ void read_file(const std::string& path, const NcclLogShape& shape, const std::st
     if (looks_like_nccl_tests_csv(first_line)) {
         rows = read_nccl_tests_csv(path);
     } else {
-        try {
-            rows = parse_nccl_tests_log(text, path, shape);
-        } catch (const NcclTestsRunFailed& failed) {
-            if (!skip_failed_runs) throw;
-            out.skipped.push_back(failed);
-            return;
-        }
+        NcclTestsLog log = parse_nccl_tests_log_with_failures(text, path, shape);
+        if (!log.failed_runs.empty() && !skip_failed_runs) throw log.failed_runs.front();
+        for (NcclTestsRunFailed& failed : log.failed_runs) out.failed_runs.push_back(std::move(failed));
+        rows = std::move(log.rows);
     }
     for (NcclMeasurement& m : rows)
         (nccl_discards(m.kind, m.bytes) ? out.discarded : out.collectives).push_back(std::move(m));
@@ -72,10 +69,10 @@ MeasuredInputs read_measured_inputs(const std::vector<std::string>& paths, const
         std::sort(files.begin(), files.end());
         for (const std::string& file : files) read_file(file, shape, preset, skip_failed_runs, out);
     }
-    if (!out.skipped.empty() && out.collectives.empty() && out.discarded.empty() && out.training.empty()) {
-        const NcclTestsRunFailed& first = out.skipped.front();
-        throw InputError(first.where(), fmt::format("every input's runs failed ({} log{} skipped); this one: {}",
-                                                    out.skipped.size(), out.skipped.size() == 1 ? "" : "s",
+    if (!out.failed_runs.empty() && out.collectives.empty() && out.discarded.empty() && out.training.empty()) {
+        const NcclTestsRunFailed& first = out.failed_runs.front();
+        throw InputError(first.where(), fmt::format("every input's runs failed ({} run{}); this one: {}",
+                                                    out.failed_runs.size(), out.failed_runs.size() == 1 ? "" : "s",
                                                     first.detail()));
     }
     return out;
@@ -88,6 +85,13 @@ std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& pa
                          "training cases (a plan and a measured throughput); only nccl-tests output and dataset CSVs "
                          "are read here");
     return std::move(in.collectives);
+}
+
+std::string failed_run_note(const NcclTestsRunFailed& failed) {
+    const std::size_t rows = failed.rows_read();
+    if (rows == 0) return std::string(failed.what()) + " (left out: --skip-failed-runs)";
+    return fmt::format("{} (its {} row{} read, the sizes after it missing: --skip-failed-runs)", failed.what(), rows,
+                       rows == 1 ? "" : "s");
 }
 
 }  // namespace dtcalc

@@ -25,20 +25,26 @@ struct MeasuredInputs {
     /// times only the call, and there is nothing to predict or fit.
     std::vector<NcclMeasurement> discarded;
     std::vector<TrainingCase> training;  ///< each run on `preset` (read_measured_inputs)
-    /// Logs left out with skip_failed_runs: each one's NcclTestsRunFailed
-    /// (the file, the line where nccl-tests reported the failure, its words).
-    std::vector<NcclTestsRunFailed> skipped;
+    /// With skip_failed_runs, the runs nccl-tests reported failed or its log
+    /// cuts short (NcclTestsRunFailed: the file, the line, nccl-tests' words):
+    /// the rows each printed before it failed are in `collectives`, the rest
+    /// of it is missing.
+    std::vector<NcclTestsRunFailed> failed_runs;
 };
 
 /// Every row of every input, in the order given (a folder's files sorted by
 /// path), the discarded ones apart; training cases run on `preset` (a name or
-/// .toml path). Throws as read_nccl_inputs; with `skip_failed_runs`, an
-/// nccl-tests log none of whose runs got as far as a result row (nccl-tests
-/// reported them failed, or the log ends after its header) is left out and
-/// listed in `skipped` instead (any other unreadable file still throws), and
-/// a read that leaves no rows at all throws, naming the first skipped log.
+/// .toml path). Throws as read_nccl_inputs, also for a log with one failed run
+/// beside good ones; with `skip_failed_runs`, a failed run's rows (those it
+/// printed before it failed, often none) are read and the run is listed in
+/// `failed_runs` instead (any other unreadable file still throws), and a read
+/// that leaves no rows at all throws, naming the first failed run.
 MeasuredInputs read_measured_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape,
                                     const std::string& preset, bool skip_failed_runs = false);
+
+/// The note a front end prints for a run read with skip_failed_runs: the
+/// failure, and what of the run was read ("left out" where nothing was).
+std::string failed_run_note(const NcclTestsRunFailed& failed);
 
 /// Every collective row of every input that NCCL does not discard, in the
 /// order given (a folder's files sorted by path). Throws InputError for a path that does not exist, a folder with no

@@ -37,8 +37,7 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
     const NcclForce force = dataset_nccl_force(system, spec);
 
     DatasetResult out;
-    for (const NcclTestsRunFailed& failed : inputs.skipped)
-        out.notes.push_back(std::string(failed.what()) + " (left out: --skip-failed-runs)");
+    for (const NcclTestsRunFailed& failed : inputs.failed_runs) out.notes.push_back(failed_run_note(failed));
     // Per group: the sizes whose log names NCCL's own choice, and where dtcalc chose otherwise.
     struct Choices {
         int named = 0, same = 0, same_channels = 0;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "config/config_readers.h"
 #include "core/number_text.h"
@@ -66,6 +68,10 @@ struct Run {
     std::vector<std::pair<std::string, int>> rank_hosts;  // host, line
     std::optional<TableColumns> columns;
     std::vector<LogRow> rows;
+    bool ended = false;     // its table closed ("# Out of bounds" / "# Avg bus bandwidth" after its rows)
+    int closing_line = 0;   // the first such closing line, rows or none
+    int failure_line = 0;   // nccl-tests' first report that the run failed
+    std::string failure;
 };
 
 std::optional<TableColumns> table_columns(const std::vector<std::string_view>& tokens) {
@@ -300,6 +306,44 @@ void finish_run(const Run& run, const std::string& path, const NcclLogShape& giv
     }
 }
 
+// Why `run` counts as failed, if it does: nccl-tests said so, or its table
+// has no rows or no closing line. `next_line`: the line the next run begins
+// on, 0 when the log ends.
+std::optional<NcclTestsRunFailed> run_failure(const Run& run, int next_line, const std::string& path) {
+    const std::string name = run.program.empty() ? "the run" : "the " + run.program + " run";
+    const std::size_t rows = run.rows.size();
+    const std::string printed =
+        rows == 0 ? "" : fmt::format("{} result row{} (the last {} B, on line {})", rows, rows == 1 ? "" : "s",
+                                    run.rows.back().bytes, run.rows.back().line);
+    if (run.failure_line > 0) {
+        const std::string when = rows == 0   ? "before its first result row"
+                                 : run.ended ? "after its table ended"
+                                             : "after " + printed;
+        return NcclTestsRunFailed({path, run.failure_line, 0, ""},
+                                  fmt::format("{} failed {}; nccl-tests says: {}", name, when, run.failure), rows);
+    }
+    if (run.ended) return std::nullopt;
+    const std::string cut = next_line > 0 ? fmt::format("the next run begins on line {}", next_line)
+                                          : std::string("the log ends (the job was stopped?)");
+    if (rows == 0 && run.closing_line > 0)
+        return NcclTestsRunFailed({path, run.closing_line, 0, ""},
+                                  fmt::format("{} closed its table without a result row", name));
+    if (rows == 0)
+        return NcclTestsRunFailed({path, run.header_line, 0, ""},
+                                  fmt::format("{} printed no result rows: {} before its table", name, cut));
+    return NcclTestsRunFailed({path, run.header_line, 0, ""},
+                              fmt::format("{} stops after {} without nccl-tests' closing '# Avg bus bandwidth' "
+                                          "line: {}",
+                                          name, printed, cut),
+                              rows);
+}
+
+void close_run(const Run& run, int next_line, const std::string& path, const NcclLogShape& shape,
+               NcclTestsLog& out) {
+    finish_run(run, path, shape, out.rows);
+    if (auto failed = run_failure(run, next_line, path)) out.failed_runs.push_back(std::move(*failed));
+}
+
 // Record one setting line; every rank prints it, and they must agree.
 void record_setting(std::optional<EnvSetting>& slot, const std::string& variable, const std::string& value,
                     int line, const std::string& path) {
@@ -324,8 +368,8 @@ bool looks_like_nccl_tests_log(const std::string& text) {
     return false;
 }
 
-std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const std::string& path,
-                                                  const NcclLogShape& shape) {
+NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& text, const std::string& path,
+                                                const NcclLogShape& shape) {
     constexpr int kMaxRanks = 1 << 24;  // the largest network dtcalc takes (core/units.h)
     if (shape.nodes && (*shape.nodes < 1 || *shape.nodes > kMaxRanks))
         throw InputError({"--nodes", 0, 0, ""}, fmt::format("expected 1 to {}, got {}", kMaxRanks, *shape.nodes));
@@ -339,15 +383,14 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         "not nccl-tests output: no '# nThread N nGpus N minBytes ...' header line, which nccl-tests prints "
         "before each result table (nor a dataset CSV with 'collective' and 'size_bytes' columns)";
     if (!looks_like_nccl_tests_log(text)) fail(path, 1, not_output);
-    std::vector<NcclMeasurement> out;
+    NcclTestsLog out;
     std::optional<Run> run;
-    bool run_done = false;  // the run's table ended: settings printed now are the next run's
     EnvSettings pending;    // settings printed before the run they belong to began
     std::string pending_program;
     int pending_program_line = 0;
     bool in_table = false;
-    int failure_line = 0;  // nccl-tests' first report of a failed run
-    std::string failure;
+    int pending_failure_line = 0;  // a failure reported before any run began: the next run's
+    std::string pending_failure;
     int line_number = 0;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -359,15 +402,18 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         const auto tokens = split_blanks(line);
         if (tokens.empty()) continue;
         if (reports_failed_run(line)) {
-            if (failure_line == 0) {
-                failure_line = line_number;
-                failure = std::string(trim_blanks(line));
+            // nccl-tests stops the process that failed: the report is the
+            // latest run's (also after its table, as it tears down).
+            int& at = run ? run->failure_line : pending_failure_line;
+            if (at == 0) {
+                at = line_number;
+                (run ? run->failure : pending_failure) = std::string(trim_blanks(line));
             }
             continue;
         }
         if (const auto choice = nccl_tuning_line(line)) {
             // Rank 0 prints one per call: keep the first of each size.
-            if (run && !run_done &&
+            if (run && !run->ended &&
                 std::none_of(run->tuning.begin(), run->tuning.end(), [&](const NcclTuningLine& t) {
                     return t.function == choice->function && t.bytes == choice->bytes;
                 }))
@@ -375,7 +421,7 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             continue;
         }
         if (const auto setting = nccl_env_line(line)) {
-            EnvSettings& into = run && !run_done ? run->env : pending;
+            EnvSettings& into = run && !run->ended ? run->env : pending;
             record_setting(setting->variable == "NCCL_ALGO" ? into.algo : into.proto, setting->variable, setting->value,
                            line_number, path);
             continue;
@@ -387,7 +433,7 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             continue;  // anything else outside '#' lines: NCCL_DEBUG output, scheduler messages
         }
         if (tokens.size() >= 4 && tokens[1] == "Collective" && tokens[2] == "test" && tokens[3] == "starting:") {
-            if (run) finish_run(*run, path, shape, out);
+            if (run) close_run(*run, line_number, path, shape, out);
             run.reset();
             in_table = false;
             pending_program = tokens.size() >= 5 ? std::string(tokens[4]) : "";
@@ -395,15 +441,16 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
             continue;
         }
         if (tokens.size() >= 2 && tokens[1] == "nThread") {
-            if (run) finish_run(*run, path, shape, out);
+            if (run) close_run(*run, line_number, path, shape, out);
             run.emplace();
             run->header_line = line_number;
+            run->failure_line = std::exchange(pending_failure_line, 0);
+            run->failure = std::exchange(pending_failure, {});
             if (tokens.size() >= 5 && tokens[3] == "nGpus")
                 run->gpus_per_thread = header_number(tokens[4], "a whole number of GPUs", "nGpus", 1, path, line_number);
             run->timed_operations = timed_operations(tokens, path, line_number);
             run->env = std::move(pending);
             pending = {};
-            run_done = false;
             run->program = pending_program;
             run->program_line = pending_program_line;
             pending_program.clear();
@@ -429,17 +476,19 @@ std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const
         }
         if (tokens.size() >= 3 && (tokens[1] == "Out" || tokens[1] == "Avg")) {
             in_table = false;
-            if (run && !run->rows.empty()) run_done = true;
+            if (run && run->closing_line == 0) run->closing_line = line_number;
+            if (run && !run->rows.empty()) run->ended = true;
         }
     }
-    if (run) finish_run(*run, path, shape, out);
-    if (out.empty() && failure_line > 0)
-        throw NcclTestsRunFailed({path, failure_line, 0, ""},
-                                 "the run failed before its first result row; nccl-tests says: " + failure);
-    if (out.empty())
-        throw NcclTestsRunFailed({path, 0, 0, ""},
-                                 "nccl-tests output without result rows (no run got as far as its table)");
+    if (run) close_run(*run, 0, path, shape, out);
     return out;
+}
+
+std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const std::string& path,
+                                                  const NcclLogShape& shape) {
+    NcclTestsLog log = parse_nccl_tests_log_with_failures(text, path, shape);
+    if (!log.failed_runs.empty()) throw log.failed_runs.front();
+    return std::move(log.rows);
 }
 
 std::vector<NcclMeasurement> read_nccl_tests_log(const std::string& path, const NcclLogShape& shape) {

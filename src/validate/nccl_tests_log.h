@@ -47,8 +47,10 @@
 // that does not parse, a table before any "# nThread" line, a collective dtcalc
 // does not price, or a shape that cannot be told are errors naming the file
 // and line.
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "validate/nccl_measurement.h"
@@ -61,24 +63,44 @@ struct NcclLogShape {
     std::optional<int> gpus_per_node;  ///< --gpus-per-node
 };
 
-/// Thrown by parse_nccl_tests_log for nccl-tests output none of whose runs
-/// got as far as a result row: where nccl-tests reported the run failed
-/// ("<host>: Test NCCL failure <file>:<line> '<NCCL's error>'", " .. <host>
-/// pid N: Test failure ..."), at the first such line, with nccl-tests' words;
-/// else (the log ends after its header: a job stopped) at the file. A sweep
-/// over many nodes keeps such logs beside the good ones; readers may skip
-/// them (read_measured_inputs).
+/// A run nccl-tests reported failed, or one its log cuts short: where
+/// nccl-tests said so ("<host>: Test NCCL failure <file>:<line> '<NCCL's
+/// error>'", " .. <host> pid N: Test failure ..."), at the first such line,
+/// with nccl-tests' words; else at the run's header line (it printed no result
+/// rows, or stops without the closing "# Avg bus bandwidth" line: the job was
+/// stopped, or the next run began). `rows_read`: the result rows it printed
+/// before that, each a size it finished and checked. A sweep over many nodes
+/// keeps such logs beside the good ones; readers may take the rows and say
+/// which runs failed (parse_nccl_tests_log_with_failures, read_measured_inputs).
 class NcclTestsRunFailed : public InputError {
 public:
-    using InputError::InputError;
+    NcclTestsRunFailed(InputLocation where, std::string what_was_wrong, std::size_t rows_read = 0)
+        : InputError(std::move(where), std::move(what_was_wrong)), rows_read_(rows_read) {}
+    std::size_t rows_read() const { return rows_read_; }
+
+private:
+    std::size_t rows_read_ = 0;
+};
+
+/// Every row a log's runs printed, and the runs that failed.
+struct NcclTestsLog {
+    std::vector<NcclMeasurement> rows;
+    std::vector<NcclTestsRunFailed> failed_runs;  ///< in the log's order
 };
 
 /// True when `text` has an nccl-tests "# nThread" header line.
 bool looks_like_nccl_tests_log(const std::string& text);
 
 /// The rows of every run in `text`; `path` names the file in rows and errors.
+/// Throws the first NcclTestsRunFailed where a run failed (even beside runs
+/// that did not), InputError for anything that is not nccl-tests output.
 std::vector<NcclMeasurement> parse_nccl_tests_log(const std::string& text, const std::string& path,
                                                   const NcclLogShape& shape = {});
+
+/// As parse_nccl_tests_log, but a failed run is returned beside the rows of
+/// the others (and its own rows, those it printed before it failed).
+NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& text, const std::string& path,
+                                                const NcclLogShape& shape = {});
 
 std::vector<NcclMeasurement> read_nccl_tests_log(const std::string& path, const NcclLogShape& shape = {});
 
