@@ -69,6 +69,28 @@ TEST_CASE("collective --backend nccl shows NICs in use, channels, algorithm and 
     }
 }
 
+TEST_CASE("collective on one NPU prices 0 us and says why; an empty collective too") {
+    // One rank: NCCL moves nothing between GPUs (src/enqueue.cc,
+    // ncclLaunchOneRank: a device copy out of place, nothing in place).
+    const std::string preset = std::string("--preset ") + DTCALC_PRESETS_DIR + "/h100-ib-ndr400.toml";
+    const Run one = run_dtcalc("collective all-reduce --backend nccl --size 1MiB " + preset +
+                               " --nodes 1 --gpus-per-node 1 --format json");
+    REQUIRE(one.exit_code == 0);
+    CHECK(one.out.find("\"time_us\": 0") != std::string::npos);
+    CHECK(one.out.find("dtcalc: note: all-reduce on 1 NPU: nothing moves between NPUs, so 0 us") != std::string::npos);
+    // Two ranks: no such note.
+    const Run two = run_dtcalc("collective all-reduce --backend nccl --size 1MiB " + preset +
+                               " --nodes 1 --gpus-per-node 2");
+    REQUIRE(two.exit_code == 0);
+    CHECK(two.out.find("on 1 NPU") == std::string::npos);
+    // 0 bytes on 8 ranks: NCCL discards the call.
+    const Run empty = run_dtcalc("collective all-gather --backend nccl --size 0 " + preset +
+                                 " --nodes 1 --gpus-per-node 8");
+    REQUIRE(empty.exit_code == 0);
+    CHECK(empty.out.find("NCCL discards an empty collective") != std::string::npos);
+    CHECK(empty.out.find("on 1 NPU") == std::string::npos);
+}
+
 TEST_CASE("collective --tuning prints NCCL's own table, as NCCL printed it for 2 x 8 H200") {
     // NCCL 2.30.4 on 2 x 8 H200 over InfiniBand printed, for AllReduce
     // (tests/data/nccl_2.30.4_tuning_h200.csv): Tree 25.2/16.6, 48.5/124.8,

@@ -196,12 +196,17 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
             rows.push_back({*kind, size, query.group.size(), c.system.backend, collective_time(c.system, query)});
         }
     }
-    std::vector<std::string> discarded;
+    std::vector<std::string> zero_notes;  // why a row prices at 0 us
     if (std::any_of(rows.begin(), rows.end(), [](const CollectiveRow& r) { return r.result.algorithm == "none"; }))
-        discarded.push_back(std::string("nccl backend: ") + std::string(collective_kind_name(*kind)) +
-                            " of 0 bytes: NCCL discards an empty collective (src/enqueue.cc, taskAppend) and runs "
-                            "no kernel, so 0 us");
-    const WarningsAtEnd discarded_note(discarded, "note");
+        zero_notes.push_back(std::string("nccl backend: ") + std::string(collective_kind_name(*kind)) +
+                             " of 0 bytes: NCCL discards an empty collective (src/enqueue.cc, taskAppend) and runs "
+                             "no kernel, so 0 us");
+    if (std::any_of(rows.begin(), rows.end(), [](const CollectiveRow& r) { return r.npus == 1 && r.size_bytes > 0; }))
+        zero_notes.push_back(std::string(collective_kind_name(*kind)) +
+                             " on 1 NPU: nothing moves between NPUs, so 0 us (NCCL with one rank copies the buffer "
+                             "on the GPU when the call is out of place, nccl-tests' first time column, and does "
+                             "nothing in place: src/enqueue.cc, ncclLaunchOneRank; that copy is not priced)");
+    const WarningsAtEnd zero_note(zero_notes, "note");
     // Where congestion comes from, at the largest size (and count); worked out
     // before any output, so that an error leaves stdout empty.
     std::vector<PhaseLinks> links;
