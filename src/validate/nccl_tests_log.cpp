@@ -330,7 +330,7 @@ std::optional<NcclTestsRunFailed> run_failure(const Run& run, int next_line, con
                                   fmt::format("{} closed its table without a result row", name));
     if (rows == 0)
         return NcclTestsRunFailed({path, run.header_line, 0, ""},
-                                  fmt::format("{} printed no result rows: {} before its table", name, cut));
+                                  fmt::format("{} printed no result rows: {}", name, cut));
     return NcclTestsRunFailed({path, run.header_line, 0, ""},
                               fmt::format("{} stops after {} without nccl-tests' closing '# Avg bus bandwidth' "
                                           "line: {}",
