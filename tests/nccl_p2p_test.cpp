@@ -12,6 +12,7 @@
 #include "collective/nccl/nccl_shape.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
+#include "config/system_source.h"
 #include "nccl_run.h"
 
 using namespace dtcalc;
@@ -166,4 +167,37 @@ TEST_CASE("send/recv between two GPUs of one node of a communicator across nodes
     const NcclP2pCost pair = nccl_send_recv_node_pair_cost(16 * GiB, shape, rates, p);
     CHECK(pair.channels == 4);
     CHECK(pair.time_ns() == doctest::Approx(208508320.78).epsilon(1e-9));
+}
+
+TEST_CASE("all-to-all across nodes: GPUs that share a NIC share its rate") {
+    // 2 nodes of 8 H100 SXM on NDR, as `--gpu h100-sxm --nic ndr400
+    // --nics-per-node K` composes them, 4 GiB per rank: each GPU sends half of
+    // it, 2 GiB, to the other node.
+    auto cluster = [](long long nics) {
+        SystemSource source;
+        source.gpu = "h100-sxm";
+        source.nic = "ndr400";
+        source.nodes = 2;
+        source.gpus_per_node = 8;
+        source.nics_per_node = nics;
+        return resolve_system(source, kDirs).system;
+    };
+    // One NIC for the 8 GPUs: it carries 8 x 2 GiB = 16 GiB at its payload,
+    // 50 x 0.983 = 49.15 GB/s (the GPUs' 8 x 16 connections could feed it
+    // 8 / (1/(16 x 16.37) + 1100/131072) = 655 GB/s): 17179869184 / 49.15 =
+    // 349539556.4 ns. Besides: 2 channels per peer (4 ring channels, 4 p2p
+    // channels, halved while 4 x ceil(16/8) > 4); latency 8.4 + 14 us; 8 remote
+    // peers x 2 connections started, 16 x 3.9 = 62.4 us; fill 131072 / 16.37 =
+    // 8006.84 ns; the own 256 MiB copied at 2 x 130.7 GB/s, holding back 2 of the
+    // 4 p2p channels: 1026915.1 / 2 = 513457.6 ns. In all 350145.82 us.
+    const Run one = run(cluster(1), CollectiveKind::AllToAll, 4 * GiB, 2, 8);
+    CHECK(one.nics == 1);
+    CHECK(one.channels == 2);
+    CHECK(one.us == doctest::Approx(350145.82).epsilon(1e-6));
+    // Eight NICs, one per GPU: each carries its GPU's 2 GiB, 8 x faster than the
+    // one NIC; the rest is the same or smaller, so the time is about an eighth.
+    const Run eight = run(cluster(8), CollectiveKind::AllToAll, 4 * GiB, 2, 8);
+    CHECK(eight.nics == 8);
+    CHECK(eight.us < one.us / 7.5);
+    CHECK(eight.us > 2147483648 / 49.15 / 1000);
 }

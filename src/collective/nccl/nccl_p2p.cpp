@@ -130,7 +130,13 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
         // Every remote peer has its own connections (ch.channels of them), each
         // with its own window of steps, whichever channel serves it.
         const double connections = static_cast<double>(shape.ranks - shape.gpus_per_node) * ch.channels;
-        t = std::max(t, size * (n - gpus) / n / nccl_p2p_network_rate(params, payload, connections, ch.chunk_bytes));
+        // A NIC shared by k GPUs (fewer NICs in use than GPUs) carries all k
+        // GPUs' remote shares; each GPU still feeds it at its own connections'
+        // rate, so the NIC moves k times that, at most its payload rate.
+        const double sharing = nccl_gpus_on_busiest_nic(shape.gpus_per_node, rates.topology);
+        const double nic_rate =
+            std::min(payload, sharing * nccl_p2p_network_rate(params, payload, connections, ch.chunk_bytes));
+        t = std::max(t, size * (n - gpus) / n * sharing / nic_rate);
         // The rank's own share (out of place) is copied by the channels of its
         // round, which serve the other peers too: the copy holds back those
         // channels' share of the network-bound rest (all of it with two ranks,

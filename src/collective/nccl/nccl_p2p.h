@@ -22,10 +22,11 @@
 //          fill = min(B / channels, C) / per-channel bandwidth (the slower one)
 // All-to-all of B bytes per rank (B/n to every peer):
 //   NVLink: B (G-1)/n / (NVLink bandwidth x alltoall-nvlink-efficiency)
-//   NIC:    B (n-G)/n / network rate of (n-G) x channels connections, the NIC
-//           payload times network-alltoall-efficiency from three nodes on
-//           (PXN, rail-aligned: every NIC carries its GPU's share, to the NIC
-//           of its rail on each other node)
+//   NIC:    k B (n-G)/n / min(NIC payload, k x network rate of (n-G) x
+//           channels connections), k = GPUs on the busiest NIC (ceil(G / NICs
+//           in use): 1 on DGX/HGX, where every NIC carries its GPU's share to
+//           the NIC of its rail on each other node, rail-aligned with PXN), the
+//           NIC payload times network-alltoall-efficiency from three nodes on
 //   self:   across nodes, the own share B/n copied at channels x
 //           copy-bandwidth-per-channel, times channels / the distinct p2p
 //           channels the peers use (1 with two ranks)

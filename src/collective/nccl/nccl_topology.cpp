@@ -199,4 +199,10 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
     return t;
 }
 
+int nccl_gpus_on_busiest_nic(std::int64_t gpus_per_node, const NcclTopology& topology) {
+    if (topology.nics <= 0) return 1;
+    const std::int64_t g = std::max<std::int64_t>(1, gpus_per_node);
+    return static_cast<int>((g + topology.nics - 1) / topology.nics);
+}
+
 }  // namespace dtcalc

@@ -86,6 +86,11 @@ struct NcclTopology {
 /// NCCL's speed steps for a compute capability (x10), inter-node or not.
 const std::vector<double>& nccl_speed_steps(int sm, bool inter);
 
+/// GPUs of a node whose network traffic goes through its busiest NIC in use:
+/// ceil(G / nics); each GPU uses the NIC nearest it (1 on DGX/HGX, 2 with 8
+/// GPUs on 4 NICs), and 1 on one node.
+int nccl_gpus_on_busiest_nic(std::int64_t gpus_per_node, const NcclTopology& topology);
+
 /// `nic_gbps`: the NIC line rate (the [network] outer dimension); ignored on one node.
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
                            double nic_gbps);
