@@ -73,6 +73,18 @@ TEST_CASE("catalogue errors name the flag, or the file and line") {
     nic_only.nic = "ndr400";
     CHECK(error_of([&] { resolve_system(nic_only, kDirs); }) ==
           "nic: describes a cluster from the catalogue: give --gpu too");
+    SystemSource per_gpu = s;
+    per_gpu.nic = "hdr200";
+    per_gpu.nics_per_gpu = 2;
+    per_gpu.nics_per_node = 8;
+    CHECK(error_of([&] { resolve_system(per_gpu, kDirs); }) ==
+          "nics_per_gpu: 2 NICs per GPU on a node of 8 GPUs need 16 NICs per node; it has 8");
+    per_gpu.nics_per_gpu = 17;
+    CHECK(error_of([&] { resolve_system(per_gpu, kDirs); }) == "nics_per_gpu: expected 1 to 16, got 17");
+    nic_only.nic.clear();
+    nic_only.nics_per_gpu = 2;
+    CHECK(error_of([&] { resolve_system(nic_only, kDirs); }) ==
+          "nics_per_gpu: describes a cluster from the catalogue: give --gpu too");
     SystemSource both;
     both.preset = "hgx-h100";
     both.gpu = "h200";

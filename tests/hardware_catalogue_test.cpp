@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "collective/collective_cost.h"
+#include "input_error.h"
 #include "collective/comm_group.h"
 #include "config/config_readers.h"
 #include "config/hardware_catalogue.h"
@@ -52,6 +53,7 @@ void same_nccl(const NcclParameters& a, const NcclParameters& b) {
     CHECK(a.hardware.nvswitch == b.hardware.nvswitch);
     CHECK(a.hardware.nics_per_node == b.hardware.nics_per_node);
     CHECK(a.hardware.gpus_per_nic == b.hardware.gpus_per_nic);
+    CHECK(a.hardware.nics_per_gpu == b.hardware.nics_per_gpu);
     CHECK(a.hardware.pcie_gen == b.hardware.pcie_gen);
     CHECK(a.hardware.pcie_lanes == b.hardware.pcie_lanes);
     CHECK(a.hardware.cpu == b.hardware.cpu);
@@ -288,6 +290,41 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     four.gpus_per_node = 8;
     four.nics_per_node = 4;
     CHECK(resolve_system(four, kDirs).system.nccl()->hardware.gpus_per_nic == 2);
+    // Two NICs under each GPU's switch: 16 per node unless stated.
+    four.nics_per_node.reset();
+    four.nics_per_gpu = 2;
+    const NcclHardware& two = resolve_system(four, kDirs).system.nccl()->hardware;
+    CHECK(two.nics_per_node == 16);
+    CHECK(two.nics_per_gpu == 2);
+    CHECK(two.gpus_per_nic == 1);
+}
+
+TEST_CASE("nics-per-gpu: a composed preset's key, the flag, and the expanded preset are one system") {
+    const std::string composed = write_temp_file(
+        "two-nics-per-gpu.toml", "name = \"x\"\ndescription = \"x\"\nsources = [\"x\"]\nbackend = \"nccl\"\n"
+                                 "gpu = \"h100-sxm\"\nnodes = 4\nnic = \"hdr200\"\nnics-per-gpu = 2\n");
+    const Preset from_file = load_preset(composed, kDirs);
+    SystemSource flags;
+    flags.gpu = "h100-sxm";
+    flags.nodes = 4;
+    flags.nic = "hdr200";
+    flags.nics_per_gpu = 2;
+    const ResolvedSystem from_flags = resolve_system(flags, kDirs);
+    same_nccl(*from_file.system.nccl(), *from_flags.system.nccl());
+    CHECK(from_file.system.nccl()->hardware.nics_per_gpu == 2);
+    // Written out (expanded), [nccl.hardware] states it and reads back.
+    const std::string expanded = write_temp_file("two-nics-per-gpu-expanded.toml", write_toml(from_file.tree, {"x"}));
+    const Preset back = load_preset(expanded, {});
+    same_nccl(*back.system.nccl(), *from_file.system.nccl());
+    CHECK(back.system.nccl()->hardware.nics_per_gpu == 2);
+    // An expanded preset whose GPUs both share NICs and have several each is an error at the key.
+    std::string text = write_toml(from_file.tree, {"x"});
+    const std::string key = "gpus-per-nic = 1";
+    REQUIRE(text.find(key) != std::string::npos);
+    text.replace(text.find(key), key.size(), "gpus-per-nic = 2");
+    const std::string both = write_temp_file("shared-and-several.toml", text);
+    CHECK(dtcalc::testing::error_of([&] { load_preset(both, {}); }).find("nics-per-gpu: GPUs share NICs (gpus-per-nic > 1) or have several "
+                                                        "each, not both") != std::string::npos);
 }
 
 TEST_CASE("a preset written out reads back as the same system") {

@@ -201,3 +201,55 @@ TEST_CASE("all-to-all across nodes: GPUs that share a NIC share its rate") {
     CHECK(eight.us < one.us / 7.5);
     CHECK(eight.us > 2147483648 / 49.15 / 1000);
 }
+
+TEST_CASE("several NICs per GPU: NCCL's search and point-to-point use them all") {
+    // 2 nodes of 8 H100 SXM with two HDR 200 Gb/s NICs under each GPU's PCIe
+    // switch (`--nic hdr200 --nics-per-gpu 2`: 16 NICs per node).
+    SystemSource source;
+    source.gpu = "h100-sxm";
+    source.nic = "hdr200";
+    source.nodes = 2;
+    source.nics_per_gpu = 2;
+    const System two = resolve_system(source, kDirs).system;
+    const NcclParameters& p = *two.nccl();
+    CHECK(p.hardware.nics_per_node == 16);
+    CHECK(p.hardware.nics_per_gpu == 2);
+    // Search: one NIC's path min(25, PCIe Gen5 48) = 25 GB/s; the first sm90
+    // inter step at most 25 is 24: min(16 NICs x 1, 8 GPUs' PCIe x floor(48 /
+    // 24) = 16, NVLink floor(370.8 x 8/7 / 24) = 17) = 16 channels x 24 = 384 >=
+    // 370.8, done; 24 < 25, no duplication; no faster step fits (30: 0). Postset
+    // 32. With one NIC per GPU (8 NICs) the same search gives 8 x 24.
+    const NcclTopology t = nccl_topology(p, 8, 2, 25.0);
+    CHECK(t.nics == 16);
+    CHECK(t.nics_per_gpu == 2);
+    CHECK(t.gpus_per_nic == 1);
+    CHECK(t.ring.channels == 16);
+    CHECK(t.ring.bw_inter == 24.0);
+    CHECK(t.channels == 32);
+    // NVLS heads are GPUs: 8, not 16.
+    CHECK(t.nvls.channels == 8);
+    // Point-to-point per peer (getLocalNetCountByBw): the GPU's NICs counted
+    // until they carry 48 GB/s: 25, then 50: two; max(2, ceil(50 / 14)) = 4.
+    // 32 p2p channels, and 4 x ceil(16 / 8) = 8 <= 32 keeps 4.
+    CHECK(t.p2p_channels_per_peer == 4);
+
+    // All-to-all, 4 GiB per rank: each GPU sends 2 GiB through its two NICs at
+    // 2 x 25 x 0.930 = 46.5 GB/s (its 8 remote peers x 4 channels could move
+    // 1 / (1/(32 x 16.37) + 1100/131072) = 97.08): 2147483648 / 46.5 =
+    // 46182444.0 ns. The own 256 MiB copied at 4 x 130.7 GB/s, holding back 4
+    // of the 32 p2p channels: 513457.6 / 8 = 64182.2 ns. Latency 8.4 + 14 us +
+    // 8 peers x 4 connections x 3.9 us = 147.2 us; fill 131072 / 16.37 =
+    // 8006.8 ns. In all 46401.833 us.
+    const Run a2a_two = run(two, CollectiveKind::AllToAll, 4 * GiB, 2, 8);
+    CHECK(a2a_two.channels == 4);
+    CHECK(a2a_two.us == doctest::Approx(46401.833).epsilon(1e-6));
+    // One NIC per GPU (8 NICs): 2 channels per peer (ceil(25 / 14)), 16 p2p
+    // channels; the NIC's 23.25 GB/s binds (16 connections could move 81.9):
+    // 92364888.1 ns; copy 1026915.1 x 2/16 = 128364.4 ns; latency 22.4 + 16 x
+    // 3.9 = 84.8 us; fill 8006.8 ns: 92586.059 us, about twice.
+    source.nics_per_gpu = std::nullopt;
+    source.nics_per_node = 8;
+    const Run a2a_one = run(resolve_system(source, kDirs).system, CollectiveKind::AllToAll, 4 * GiB, 2, 8);
+    CHECK(a2a_one.channels == 2);
+    CHECK(a2a_one.us == doctest::Approx(92586.059).epsilon(1e-6));
+}

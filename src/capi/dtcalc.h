@@ -52,7 +52,7 @@ int dtcalc_predict(const char* settings, char** result, char** error);
 
 /* One collective, or a range of sizes: kind, size ("1MiB" or "1KiB:1GiB"),
  * npus or nodes + gpus_per_node, preset or network + system or a cluster
- * from the hardware catalogue (gpu, nic, nics_per_node, host_cpu), backend,
+ * from the hardware catalogue (gpu, nic, nics_per_node, nics_per_gpu, host_cpu), backend,
  * and for the nccl backend algo / proto (NCCL_ALGO / NCCL_PROTO values, as
  * the command line's --algo / --proto).
  * *result: `collective --format json`'s output. */

@@ -131,6 +131,7 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (auto v = r.optional_string("nic")) source.nic = *v;
     if (auto v = r.optional_string("host_cpu")) source.host_cpu = *v;
     if (const ConfigValue* v = r.optional("nics_per_node")) source.nics_per_node = as_positive_integer(*v);
+    if (const ConfigValue* v = r.optional("nics_per_gpu")) source.nics_per_gpu = as_positive_integer(*v);
     std::optional<long long> npus;
     if (const ConfigValue* v = r.optional("nodes")) source.nodes = as_positive_integer(*v);
     if (const ConfigValue* v = r.optional("gpus_per_node")) source.gpus_per_node = as_positive_integer(*v);

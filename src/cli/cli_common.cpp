@@ -22,6 +22,9 @@ void add_system_options(CLI::App& command, SystemOptions& options, bool shape) {
     command.add_option("--nic", options.nic, "The NIC of a cluster from --gpu (default: the GPU's reference node's)");
     command.add_option("--nics-per-node", options.nics_per_node,
                        "NICs per node of a cluster from --gpu (default: the reference node's, or one per GPU with --nic)");
+    command.add_option("--nics-per-gpu", options.nics_per_gpu,
+                       "NICs under each GPU's PCIe switch, of a cluster from --gpu (default 1; e.g. 2 with 16 NICs for "
+                       "8 GPUs; --nics-per-node then defaults to GPUs x this)");
     command.add_option("--host-cpu", options.host_cpu, "Host CPU of a cluster from --gpu: intel | amd | arm (Grace)");
     if (!shape) return;
     command.add_option("--nodes", options.nodes,

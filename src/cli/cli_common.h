@@ -23,7 +23,7 @@ using dtcalc::ResolvedSystem;
 using SystemOptions = dtcalc::SystemSource;
 
 /// --preset, --network, --system, --backend, and a cluster from the hardware
-/// catalogue: --gpu, --nic, --nics-per-node, --host-cpu; with `shape` also
+/// catalogue: --gpu, --nic, --nics-per-node, --nics-per-gpu, --host-cpu; with `shape` also
 /// --nodes and --gpus-per-node (which build such a cluster, or reshape a preset).
 void add_system_options(CLI::App& command, SystemOptions& options, bool shape = true);
 

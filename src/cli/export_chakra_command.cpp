@@ -109,7 +109,7 @@ void setup_export_chakra_command(CLI::App& app, const std::vector<std::string>& 
     c->plan.add(*cmd, [](const OptionDecl& d) {
         return d.target == OptionTarget::Option && d.name != "system" && d.name != "preset" && d.name != "network" &&
                d.name != "backend" && d.name != "memory_limit" && d.name != "gpu" && d.name != "nic" &&
-               d.name != "nics_per_node" && d.name != "host_cpu";
+               d.name != "nics_per_node" && d.name != "nics_per_gpu" && d.name != "host_cpu";
     });
     cmd->callback([c, &preset_dirs, &model_dirs] { run(*c, preset_dirs, model_dirs); });
 }

@@ -164,11 +164,19 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
     if (nic_name.empty())
         throw OptionError("nic", "missing: " + d.name + "'s reference node names no NIC; give one (see `dtcalc list nics`)");
     const Nic nic = read_nic(nic_name, preset_dirs);
+    const long long nics_per_gpu = rq.nics_per_gpu.value_or(1);
+    if (nics_per_gpu < 1 || nics_per_gpu > 16)
+        throw OptionError("nics_per_gpu", fmt::format("expected 1 to 16, got {}", nics_per_gpu));
     long long nics = 0;
     if (rq.nics_per_node) nics = *rq.nics_per_node;
+    else if (rq.nics_per_gpu) nics = gpus * nics_per_gpu;
     else if (rq.nic.empty() && d.node_nics) nics = static_cast<long long>(d.node_nics->number);
     else nics = gpus;  // one NIC per GPU, as on DGX/HGX nodes
     if (nics < 1 || nics > 64) throw OptionError("nics_per_node", fmt::format("expected 1 to 64, got {}", nics));
+    if (nics_per_gpu > 1 && nics < gpus * nics_per_gpu)
+        throw OptionError("nics_per_gpu", fmt::format("{} NICs per GPU on a node of {} GPUs need {} NICs per node; "
+                                                      "it has {}",
+                                                      nics_per_gpu, gpus, gpus * nics_per_gpu, nics));
 
     std::string cpu = rq.host_cpu;
     if (cpu.empty() && d.node_cpu) cpu = as_string(*d.node_cpu);
@@ -184,7 +192,7 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         throw OptionError("backend", d.name + " has no NCCL tables (it is not an NVIDIA GPU); use astra-aware or "
                                               "astra-unaware");
 
-    if (chosen) *chosen = {d.name, nic.name, cpu, gpus, nodes, nics};
+    if (chosen) *chosen = {d.name, nic.name, cpu, gpus, nodes, nics, nics_per_gpu};
     const InputLocation here = flag_at("gpu");
     ConfigValue root = table_value(here);
     put(root, "name", text_value(rq.name.empty() ? d.name : rq.name, here));
@@ -274,6 +282,8 @@ ConfigValue compose_cluster(const ClusterRequest& rq, const std::vector<std::str
         put(hw, "gpus-per-nic",
             number_value(static_cast<double>(std::max<long long>(1, (gpus + nics - 1) / nics)), flag_at("nics_per_node"),
                          true));
+        if (nics_per_gpu > 1)
+            put(hw, "nics-per-gpu", number_value(static_cast<double>(nics_per_gpu), flag_at("nics_per_gpu"), true));
         put(hw, "pcie-gen", *d.pcie_gen);
         put(hw, "pcie-lanes", *d.pcie_lanes);
         put(hw, "cpu-vendor", text_value(cpu, flag_at("host_cpu")));

@@ -22,6 +22,9 @@ struct ClusterRequest {
     std::string gpu;  ///< a device name or .toml path (required)
     std::string nic;  ///< a NIC name or .toml path
     std::optional<long long> gpus_per_node, nodes, nics_per_node;
+    /// NICs under each GPU's PCIe switch (several on nodes with more NICs than
+    /// GPUs, e.g. 2 of 16 for 8 GPUs); unset: 1.
+    std::optional<long long> nics_per_gpu;
     std::string host_cpu;  ///< intel | amd | arm (NCCL's network overhead, LL caps, NVLS-tree correction)
     std::string backend;   ///< astra-unaware | astra-aware | nccl; default nccl where the GPU has NCCL tables
     std::string name, description;
@@ -31,11 +34,11 @@ struct ClusterRequest {
 /// What a composition chose (the request's values or the reference node's).
 struct ClusterChoice {
     std::string gpu, nic, host_cpu;  ///< catalogue names
-    long long gpus_per_node = 0, nodes = 0, nics_per_node = 0;
+    long long gpus_per_node = 0, nodes = 0, nics_per_node = 0, nics_per_gpu = 1;
 };
 
 /// The preset value tree of `request`. Unlocated errors are OptionError naming
-/// "gpu", "nic", "gpus_per_node", "nodes", "nics_per_node", "host_cpu" or
+/// "gpu", "nic", "gpus_per_node", "nodes", "nics_per_node", "nics_per_gpu", "host_cpu" or
 /// "backend"; an error inside a catalogue file names the file and line.
 ConfigValue compose_cluster(const ClusterRequest& request, const std::vector<std::string>& preset_dirs,
                             ClusterChoice* chosen = nullptr);

@@ -95,6 +95,12 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
         hw.nvswitch = h.boolean_flag("nvswitch");
         hw.nics_per_node = channels(h, "nics-per-node");
         hw.gpus_per_nic = channels(h, "gpus-per-nic");
+        // Optional (presets written before it describe one NIC per GPU at most).
+        if (h.has("nics-per-gpu")) {
+            hw.nics_per_gpu = channels(h, "nics-per-gpu");
+            if (hw.nics_per_gpu > 1 && hw.gpus_per_nic > 1)
+                fail_at(h.required("nics-per-gpu"), "GPUs share NICs (gpus-per-nic > 1) or have several each, not both");
+        }
         const ConfigValue& gen = h.required("pcie-gen");
         hw.pcie_gen = as_positive_integer(gen);
         if (hw.pcie_gen > 6) fail_at(gen, "expected a PCIe generation from 1 to 6");

@@ -12,7 +12,8 @@
 //                        naming its replacement)
 //   [nccl.hardware]      sm, nvlinks-per-gpu, nvlink-bandwidth-per-link, nvswitch,
 //                        nics-per-node, gpus-per-nic, pcie-gen, pcie-lanes,
-//                        cpu-vendor ("intel" | "amd" | "arm")
+//                        cpu-vendor ("intel" | "amd" | "arm"), and nics-per-gpu
+//                        (the one optional key: 1 when left out)
 //   [nccl.protocol]      ll128, ll-bandwidth-factor, ll128-bandwidth-factor,
 //                        ll-max-bus-bandwidth [3], ll128-max-bandwidth-per-channel (or [3]),
 //                        step-bytes [LL, LL128, Simple]

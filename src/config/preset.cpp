@@ -188,6 +188,7 @@ ConfigValue expand_composed(const ConfigValue& root, const std::vector<std::stri
     rq.gpus_per_node = count_at(r, "gpus-per-node");
     rq.nodes = count_at(r, "nodes");
     rq.nics_per_node = count_at(r, "nics-per-node");
+    rq.nics_per_gpu = count_at(r, "nics-per-gpu");
     if (auto v = r.optional_string("host-cpu")) rq.host_cpu = *v;
     if (auto v = r.optional_string("backend")) rq.backend = *v;
     // The preset's own [calibration] table (the bounds `dtcalc calibrate` fits within) goes along.
@@ -204,7 +205,7 @@ ConfigValue expand_composed(const ConfigValue& root, const std::vector<std::stri
         for (char& c : key)
             if (c == '_') c = '-';
         if (key == "host-cpu" || key == "backend" || key == "gpu" || key == "nic" || key == "gpus-per-node" ||
-            key == "nodes" || key == "nics-per-node")
+            key == "nodes" || key == "nics-per-node" || key == "nics-per-gpu")
             if (const ConfigValue* v = root.find(key)) throw InputError(v->where, e.detail());
         throw InputError({root.where.file, 0, 0, key}, e.detail());
     }

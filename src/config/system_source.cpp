@@ -55,6 +55,7 @@ ClusterRequest cluster_request(const SystemSource& options) {
     rq.nodes = options.nodes;
     rq.gpus_per_node = options.gpus_per_node;
     rq.nics_per_node = options.nics_per_node;
+    rq.nics_per_gpu = options.nics_per_gpu;
     rq.backend = options.backend;
     return rq;
 }
@@ -63,7 +64,10 @@ ClusterRequest cluster_request(const SystemSource& options) {
 std::string cluster_label(const ClusterChoice& c) {
     std::string label = "gpu " + c.gpu + ", " + std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes") + " x " +
                         std::to_string(c.gpus_per_node);
-    if (c.nodes > 1) label += ", nic " + c.nic + " x " + std::to_string(c.nics_per_node);
+    if (c.nodes > 1) {
+        label += ", nic " + c.nic + " x " + std::to_string(c.nics_per_node);
+        if (c.nics_per_gpu > 1) label += " (" + std::to_string(c.nics_per_gpu) + " per GPU)";
+    }
     return label;
 }
 
@@ -74,6 +78,7 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
     if (!cluster) {
         if (!options.nic.empty()) throw OptionError("nic", "describes a cluster from the catalogue: give --gpu too");
         if (options.nics_per_node) throw OptionError("nics_per_node", "describes a cluster from the catalogue: give --gpu too");
+        if (options.nics_per_gpu) throw OptionError("nics_per_gpu", "describes a cluster from the catalogue: give --gpu too");
         if (!options.host_cpu.empty()) throw OptionError("host_cpu", "describes a cluster from the catalogue: give --gpu too");
     }
     if (cluster && (!options.preset.empty() || files))

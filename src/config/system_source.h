@@ -22,7 +22,7 @@ struct SystemSource {
     /// and `gpus_per_node` are part of such a cluster; a preset's or files'
     /// network they reshape (network/cluster_shape.h).
     std::string gpu, nic, host_cpu;
-    std::optional<long long> nodes, gpus_per_node, nics_per_node;
+    std::optional<long long> nodes, gpus_per_node, nics_per_node, nics_per_gpu;
 
     bool operator==(const SystemSource&) const = default;
 };

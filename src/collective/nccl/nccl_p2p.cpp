@@ -86,7 +86,12 @@ NcclP2pCost send_recv_to_peer(std::uint64_t bytes, const NcclShape& shape, const
     double channel_bw = nvlink_channel;
     cost.latency_ns = params.p2p_latency_us * kNsPerUs;
     if (network) {
-        bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps, ch.channels, ch.chunk_bytes));
+        // The channels spread over the GPU's NICs (ncclTopoGetLocalNet picks
+        // one per channel), each NIC its own while the rest of the node's
+        // GPUs stay off the network (nccl-tests' send/recv: one pair per node
+        // boundary).
+        const double nics = std::min<double>(rates.topology.nics_per_gpu, ch.channels);
+        bw = std::min(bw, nccl_p2p_network_rate(params, rates.nic_payload_gbps * nics, ch.channels, ch.chunk_bytes));
         channel_bw = std::min(channel_bw, params.p2p_network_channel_bandwidth);
         // One remote peer: its channels are the connections.
         cost.latency_ns += network_start_ns(params, ch.channels);
@@ -130,13 +135,11 @@ NcclP2pCost nccl_all_to_all_cost(std::uint64_t bytes, const NcclShape& shape, co
         // Every remote peer has its own connections (ch.channels of them), each
         // with its own window of steps, whichever channel serves it.
         const double connections = static_cast<double>(shape.ranks - shape.gpus_per_node) * ch.channels;
-        // A NIC shared by k GPUs (fewer NICs in use than GPUs) carries all k
-        // GPUs' remote shares; each GPU still feeds it at its own connections'
-        // rate, so the NIC moves k times that, at most its payload rate.
-        const double sharing = nccl_gpus_on_busiest_nic(shape.gpus_per_node, rates.topology);
-        const double nic_rate =
-            std::min(payload, sharing * nccl_p2p_network_rate(params, payload, connections, ch.chunk_bytes));
-        t = std::max(t, size * (n - gpus) / n * sharing / nic_rate);
+        // Every GPU sends at once: a GPU has its NICs' payload rate, or its
+        // share of a NIC it shares with others (the busiest NIC's).
+        const double nics_share = static_cast<double>(rates.topology.nics_per_gpu) / rates.topology.gpus_per_nic;
+        t = std::max(t, size * (n - gpus) / n /
+                            nccl_p2p_network_rate(params, payload * nics_share, connections, ch.chunk_bytes));
         // The rank's own share (out of place) is copied by the channels of its
         // round, which serve the other peers too: the copy holds back those
         // channels' share of the network-bound rest (all of it with two ranks,

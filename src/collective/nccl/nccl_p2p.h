@@ -17,16 +17,18 @@
 // receives B from the previous one; the slowest pair sets the pace):
 //   bw   = min(channels x NCCL's per-NVLink figure, NVLink rate), and across
 //          nodes also the network rate of `channels` (nccl_p2p_network_rate)
+//          through the GPU's NICs (one on DGX/HGX)
 //   time = p2p latency (+ one network step and the connection starts across
 //          nodes) + fill + B / bw,
 //          fill = min(B / channels, C) / per-channel bandwidth (the slower one)
 // All-to-all of B bytes per rank (B/n to every peer):
 //   NVLink: B (G-1)/n / (NVLink bandwidth x alltoall-nvlink-efficiency)
-//   NIC:    k B (n-G)/n / min(NIC payload, k x network rate of (n-G) x
-//           channels connections), k = GPUs on the busiest NIC (ceil(G / NICs
-//           in use): 1 on DGX/HGX, where every NIC carries its GPU's share to
-//           the NIC of its rail on each other node, rail-aligned with PXN), the
-//           NIC payload times network-alltoall-efficiency from three nodes on
+//   NIC:    B (n-G)/n / network rate of (n-G) x channels connections at most
+//           the GPU's share of the NICs: NIC payload x NICs per GPU / GPUs on
+//           the busiest NIC (1 on DGX/HGX, where every NIC carries its GPU's
+//           share to the NIC of its rail on each other node, rail-aligned with
+//           PXN; 1/2 with 8 GPUs on 4 NICs), the NIC payload times
+//           network-alltoall-efficiency from three nodes on
 //   self:   across nodes, the own share B/n copied at channels x
 //           copy-bandwidth-per-channel, times channels / the distinct p2p
 //           channels the peers use (1 with two ranks)

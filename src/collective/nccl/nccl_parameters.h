@@ -56,6 +56,10 @@ struct NcclHardware {
     bool nvswitch = false;         ///< GPUs meet in NVSwitches (all-to-all NVLink)
     int nics_per_node = 0;         ///< NICs NCCL may use (compute fabric)
     int gpus_per_nic = 1;          ///< GPUs that share one NIC's PCIe switch (1 on DGX/HGX)
+    /// NICs under one GPU's PCIe switch (1 on DGX/HGX; 2 with 16 NICs for 8
+    /// GPUs, 4 with 32). They share the GPU's PCIe link. At most one of this
+    /// and gpus_per_nic is above 1.
+    int nics_per_gpu = 1;
     int pcie_gen = 4;              ///< PCIe generation of the GPU/NIC links
     int pcie_lanes = 16;
     NcclCpuVendor cpu = NcclCpuVendor::Intel;
@@ -66,7 +70,8 @@ struct NcclHardware {
     /// What the GPU-NIC PCIe link carries per direction, from the PCIe
     /// specifications: lanes x transfer rate x line coding x the TLP payload
     /// share at a 256 B maximum payload (Gen4 x16 = 28.8, Gen5 x16 = 57.6,
-    /// Gen6 x16 = 111.1 GB/s). A NIC moves at most this, whatever its line rate.
+    /// Gen6 x16 = 111.1 GB/s). A GPU's NICs move at most this together,
+    /// whatever their line rate.
     double pcie_payload_gbps() const;
     /// NCCL's getNetOverhead: 1 us per network step on Intel hosts, 2 on AMD
     /// (x86), 1 on others.

@@ -61,8 +61,8 @@ struct NcclRates {
 NcclShape nccl_shape(const CommGroup& group);
 
 /// What one NIC of line rate `nic_gbps` carries: its payload share
-/// (network-p2p-efficiency), at most what the GPU-NIC PCIe link carries
-/// (NcclHardware::pcie_payload_gbps).
+/// (network-p2p-efficiency), at most its share of what the GPU's PCIe link
+/// carries (NcclHardware::pcie_payload_gbps over the GPU's NICs).
 double nccl_nic_payload_gbps(const NcclParameters& params, double nic_gbps);
 
 /// One channel's rate through a NIC for sends of `message_bytes` (capped at

@@ -139,15 +139,23 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         t.tree = g == 2 ? two_gpu_tree(nccl_speed_steps(hw.sm, false), t.intra, path) : t.intra;
     } else {
         const int gpus_per_nic = std::max(1, hw.gpus_per_nic);
-        t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic);
+        const int nics_per_gpu = gpus_per_nic > 1 ? 1 : std::max(1, hw.nics_per_gpu);
+        t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic * nics_per_gpu);
+        t.nics_per_gpu = std::min(nics_per_gpu, t.nics);
+        t.gpus_per_nic = (g + t.nics - 1) / t.nics;
         t.nic_gbps = nic_gbps;
         const double gpu_to_nic = std::min(nic_gbps, hw.pcie_gbps());
+        // The GPUs whose PCIe links the NICs in use hang off.
+        const int gpus_with_nics = std::min(g, (t.nics + t.nics_per_gpu - 1) / t.nics_per_gpu);
         // A channel crosses G-1 NVLinks inside the node (it enters at one GPU
         // and leaves at another, or runs down a tree's chain), so each GPU's
         // NVLink carries (G-1)/G of the channels.
         const auto nvlink_channels = [&](double s) { return g > 1 ? fit(path * g / (g - 1), s) : kMaxSearchChannels; };
         t.ring = search_ring(nccl_speed_steps(hw.sm, true), gpu_to_nic, std::max(path, hw.pcie_gbps()), hw.sm,
-                             [&](double s) { return std::min(t.nics * fit(gpu_to_nic, s), nvlink_channels(s)); });
+                             [&](double s) {
+                                 return std::min({t.nics * fit(gpu_to_nic, s), gpus_with_nics * fit(hw.pcie_gbps(), s),
+                                                  nvlink_channels(s)});
+                             });
         t.tree = raise_tree_intra_speed(nccl_speed_steps(hw.sm, true), t.ring, nvlink_channels);
         t.tree_nic_on_one_gpu = g == 1 || (hw.sm >= 90 && hw.gpus_per_nic <= 1);
     }
@@ -158,7 +166,7 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         t.channels = std::min(kMaxChannels, 2 * t.channels);
 
     if (params.nvls && hw.nvswitch && hw.sm >= 90 && g >= 2) {
-        const int heads = multi_node ? t.nics : std::min(g, 32);
+        const int heads = multi_node ? std::min(t.nics, g) : std::min(g, 32);
         const std::vector<double>& steps = nccl_speed_steps(hw.sm, multi_node);
         const double cap = multi_node ? std::min(nic_gbps, hw.pcie_gbps()) : path;
         double intra = 0;
@@ -183,8 +191,17 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
                        ? 2 * std::max(1, static_cast<int>(path / hw.nvlink_link_gbps + kEps))
                        : 2;
     if (multi_node) {
-        const int net = std::max(1, static_cast<int>(std::ceil(static_cast<int>(nic_gbps) /
-                                                               params.p2p_per_channel_net_bandwidth - kEps)));
+        // getLocalNetCountByBw: the GPU's NICs in turn until they carry its
+        // PCIe rate; at least one channel per NIC, more to reach their rate.
+        const double nic_path = std::min(nic_gbps, hw.pcie_gbps());
+        int counted = 0;
+        double counted_gbps = 0;
+        while (counted < t.nics_per_gpu && (counted == 0 || counted_gbps < hw.pcie_gbps() - kEps)) {
+            ++counted;
+            counted_gbps += nic_path;
+        }
+        const int net = std::max(
+            counted, static_cast<int>(std::ceil(static_cast<int>(counted_gbps) / params.p2p_per_channel_net_bandwidth - kEps)));
         per_peer = std::min(per_peer, std::max(1, net));
     }
     per_peer = pow2_up(per_peer);
@@ -197,12 +214,6 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
     }
     t.p2p_channels_per_peer = per_peer;
     return t;
-}
-
-int nccl_gpus_on_busiest_nic(std::int64_t gpus_per_node, const NcclTopology& topology) {
-    if (topology.nics <= 0) return 1;
-    const std::int64_t g = std::max<std::int64_t>(1, gpus_per_node);
-    return static_cast<int>((g + topology.nics - 1) / topology.nics);
 }
 
 }  // namespace dtcalc

@@ -4,15 +4,19 @@
 //
 // NICs in use: NCCL's search takes the NICs local to the communicator's GPUs
 //   (PIX paths; rings and trees do not cross to a NIC whose GPUs are not in
-//   the communicator), so nics = min(NICs per node, ceil(G / GPUs per NIC)).
+//   the communicator), so nics = min(NICs per node, ceil(G / GPUs per NIC) x
+//   NICs per GPU).
 //
 // Graph search (src/graph/search.cc, ncclTopoCompute), per channel speed s
 // taken from NCCL's steps (sm90SpeedArrayIntra/Inter for Hopper, the default
 // arrays for Ampere and older, sm100 for Blackwell):
 //   one node:    channels(s) = floor(P / s)            P = NVLink path (links x per-link figure)
-//   many nodes:  channels(s) = min(nics x floor(min(NIC, PCIe) / s), floor(P G / ((G-1) s)) when G > 1)
+//   many nodes:  channels(s) = min(nics x floor(min(NIC, PCIe) / s), floor(P G / ((G-1) s)) when G > 1,
+//                                  GPUs with NICs x floor(PCIe / s))
 //                (a channel enters through one NIC, crosses G-1 NVLinks and
-//                leaves through another NIC: each GPU carries (G-1)/G of the channels)
+//                leaves through another NIC: each GPU carries (G-1)/G of the
+//                channels; the NICs of one GPU share its PCIe link, the last
+//                bound, which binds only with several NICs per GPU)
 //   pass 1: start at the first step <= the GPU's path bandwidth, keep the best
 //           channels x s, stop at P or when the next step is < 0.49 x the best s;
 //   ncclTopoDupChannels: double the channels (halving s) unless s < 25, or
@@ -43,14 +47,16 @@
 //   its graph. NCCL 2.30.4 prints 2 x 8 H200's tree all-reduce at 0.85 x the
 //   balanced figure (140.8 against 165.6 GB/s Simple).
 // NVLS (NVSwitch with multicast, sm90+, G >= 2): one head per GPU on one node
-//   and one per NIC in use across nodes; each GPU carries its heads' traffic
+//   and one per NIC in use across nodes (a head is a GPU: at most G); each GPU carries its heads' traffic
 //   plus one more, so s = the largest step with (G + 1) s <= P. Pass 2 then
 //   raises the inter-node speed a step at a time while it is below 2 s, up
 //   to min(NIC, PCIe) across nodes and to the top step on one node (the
 //   NVSwitch paths are checked at s only): 1 x 6 H100 gets 50 / 60 GB/s.
 // Point-to-point (paths.cc ncclTopoComputeP2pChannels): p2p channels =
 //   pow2Up(channels); per peer = pow2Up(min over peers): NVLink peers
-//   2 x (P / per-link figure), network peers max(1, ceil(NIC / P2P_PER_CHANNEL_NET_BW));
+//   2 x (P / per-link figure), network peers max(m, ceil(m x min(NIC, PCIe) /
+//   P2P_PER_CHANNEL_NET_BW)), m = the GPU's NICs NCCL counts (getLocalNetCountByBw:
+//   its NICs in turn until they carry its PCIe rate; 1 on DGX/HGX);
 //   across nodes halved while per-peer x ceil(ranks / 8) > p2p channels.
 #include <cstdint>
 #include <vector>
@@ -67,6 +73,8 @@ struct NcclGraph {
 
 struct NcclTopology {
     int nics = 0;                   ///< NICs in use per node (0 on one node)
+    int gpus_per_nic = 1;           ///< GPUs on the busiest NIC in use: ceil(G / nics) (1 on DGX/HGX)
+    int nics_per_gpu = 1;           ///< NICs each GPU sends through (1 on DGX/HGX)
     double nic_gbps = 0;            ///< one NIC's line rate per direction
     double path_gbps = 0;           ///< a GPU's NVLink path (or PCIe without NVLink)
     NcclGraph intra;                ///< one-node ring graph: the NVLink data rate
@@ -85,11 +93,6 @@ struct NcclTopology {
 
 /// NCCL's speed steps for a compute capability (x10), inter-node or not.
 const std::vector<double>& nccl_speed_steps(int sm, bool inter);
-
-/// GPUs of a node whose network traffic goes through its busiest NIC in use:
-/// ceil(G / nics); each GPU uses the NIC nearest it (1 on DGX/HGX, 2 with 8
-/// GPUs on 4 NICs), and 1 on one node.
-int nccl_gpus_on_busiest_nic(std::int64_t gpus_per_node, const NcclTopology& topology);
 
 /// `nic_gbps`: the NIC line rate (the [network] outer dimension); ignored on one node.
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
