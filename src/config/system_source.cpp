@@ -66,7 +66,7 @@ std::string cluster_label(const ClusterChoice& c) {
                         std::to_string(c.gpus_per_node);
     if (c.nodes > 1) {
         label += ", nic " + c.nic + " x " + std::to_string(c.nics_per_node);
-        if (c.nics_per_gpu > 1) label += " (" + std::to_string(c.nics_per_gpu) + " per GPU)";
+        if (c.nics_per_gpu > 1) label += ", " + std::to_string(c.nics_per_gpu) + " per GPU";
     }
     return label;
 }
