@@ -297,6 +297,16 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     CHECK(two.nics_per_node == 16);
     CHECK(two.nics_per_gpu == 2);
     CHECK(two.gpus_per_nic == 1);
+    CHECK(resolve_system(four, kDirs).warnings.empty());
+    // 16 NICs without saying each GPU has two: the GPUs reach 8 of them, and a warning says so.
+    four.nics_per_gpu.reset();
+    four.nics_per_node = 16;
+    const ResolvedSystem sixteen = resolve_system(four, kDirs);
+    CHECK(sixteen.system.nccl()->hardware.nics_per_gpu == 1);
+    REQUIRE(sixteen.warnings.size() == 1);
+    CHECK(sixteen.warnings[0] ==
+          "16 NICs per node for 8 GPUs: NCCL uses the NICs under its GPUs' PCIe switches, 1 per GPU here (8 of the "
+          "16); if each GPU has more, say how many with --nics-per-gpu");
 }
 
 TEST_CASE("nics-per-gpu: a composed preset's key, the flag, and the expanded preset are one system") {

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "config/network_config.h"
 #include "config/preset.h"
 #include "config/system_config_reader.h"
@@ -91,6 +93,12 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
         out.system = preset_from_config(compose_cluster(cluster_request(options), preset_dirs, &chosen), "").system;
         out.label = cluster_label(chosen);
         out.from_catalogue = true;
+        const long long reached = chosen.gpus_per_node * chosen.nics_per_gpu;
+        if (chosen.nodes > 1 && chosen.nics_per_node > reached)
+            out.warnings.push_back(fmt::format(
+                "{} NICs per node for {} GPUs: NCCL uses the NICs under its GPUs' PCIe switches, {} per GPU here ({} of "
+                "the {}); if each GPU has more, say how many with --nics-per-gpu",
+                chosen.nics_per_node, chosen.gpus_per_node, chosen.nics_per_gpu, reached, chosen.nics_per_node));
     } else if (!options.preset.empty()) {
         Preset preset = load_preset(options.preset, preset_dirs);
         out.system = std::move(preset.system);

@@ -39,9 +39,10 @@ struct ResolvedSystem {
     std::string label;  ///< how reports name it
     /// The cluster was built from --gpu (nodes and GPUs per node are part of it).
     bool from_catalogue = false;
-    /// ASTRA-sim network files only: "FILE: dimension 0 (Ring): latency ..."
-    /// for each value outside its topology's usual range (network/plausible_links.h);
-    /// the command line prints them on stderr.
+    /// ASTRA-sim network files: "FILE: dimension 0 (Ring): latency ..." for
+    /// each value outside its topology's usual range (network/plausible_links.h);
+    /// a cluster from the catalogue: NICs per node its GPUs do not reach. The
+    /// command line prints them on stderr.
     std::vector<std::string> warnings;
 };
 
