@@ -228,6 +228,16 @@ TEST_CASE("several NICs per GPU: NCCL's search and point-to-point use them all")
     CHECK(t.channels == 32);
     // NVLS heads are GPUs: 8, not 16.
     CHECK(t.nvls.channels == 8);
+    // NCCL counts a GPU's NICs until they carry its PCIe rate (48 GB/s, Gen5 x16):
+    // 200 Gb/s NICs 25 + 25 = 50: two; 400 Gb/s: the first carries min(50, 48) =
+    // 48: one, so a second NDR NIC per GPU is not used; four 100 Gb/s: 12.5 x 4 = 50: four.
+    NcclHardware hw = p.hardware;
+    CHECK(nccl_nics_per_gpu_in_use(hw, 25.0) == 2);
+    CHECK(nccl_nics_per_gpu_in_use(hw, 50.0) == 1);
+    CHECK(nccl_topology(p, 8, 2, 50.0).nics == 8);
+    hw.nics_per_gpu = 4;
+    CHECK(nccl_nics_per_gpu_in_use(hw, 12.5) == 4);
+    CHECK(nccl_nics_per_gpu_in_use(hw, 25.0) == 2);
     // Point-to-point per peer (getLocalNetCountByBw): the GPU's NICs counted
     // until they carry 48 GB/s: 25, then 50: two; max(2, ceil(50 / 14)) = 4.
     // 32 p2p channels, and 4 x ceil(16 / 8) = 8 <= 32 keeps 4.

@@ -30,8 +30,8 @@ double nccl_network_channel_rate(const NcclParameters& params, double nic_payloa
 }
 
 double nccl_nic_payload_gbps(const NcclParameters& params, double nic_gbps) {
-    // The NICs of one GPU share its PCIe link.
-    const double nics_per_gpu = std::max(1, params.hardware.nics_per_gpu);
+    // The NICs of one GPU that NCCL uses share its PCIe link.
+    const double nics_per_gpu = nccl_nics_per_gpu_in_use(params.hardware, nic_gbps);
     return std::min(nic_gbps * params.network_p2p_efficiency, params.hardware.pcie_payload_gbps() / nics_per_gpu);
 }
 

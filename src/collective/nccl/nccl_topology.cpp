@@ -139,7 +139,7 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         t.tree = g == 2 ? two_gpu_tree(nccl_speed_steps(hw.sm, false), t.intra, path) : t.intra;
     } else {
         const int gpus_per_nic = std::max(1, hw.gpus_per_nic);
-        const int nics_per_gpu = gpus_per_nic > 1 ? 1 : std::max(1, hw.nics_per_gpu);
+        const int nics_per_gpu = nccl_nics_per_gpu_in_use(hw, nic_gbps);
         t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic * nics_per_gpu);
         t.nics_per_gpu = std::min(nics_per_gpu, t.nics);
         t.gpus_per_nic = (g + t.nics - 1) / t.nics;
@@ -191,15 +191,9 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
                        ? 2 * std::max(1, static_cast<int>(path / hw.nvlink_link_gbps + kEps))
                        : 2;
     if (multi_node) {
-        // getLocalNetCountByBw: the GPU's NICs in turn until they carry its
-        // PCIe rate; at least one channel per NIC, more to reach their rate.
-        const double nic_path = std::min(nic_gbps, hw.pcie_gbps());
-        int counted = 0;
-        double counted_gbps = 0;
-        while (counted < t.nics_per_gpu && (counted == 0 || counted_gbps < hw.pcie_gbps() - kEps)) {
-            ++counted;
-            counted_gbps += nic_path;
-        }
+        // At least one channel per NIC the GPU uses, more to reach their rate.
+        const int counted = t.nics_per_gpu;
+        const double counted_gbps = counted * std::min(nic_gbps, hw.pcie_gbps());
         const int net = std::max(
             counted, static_cast<int>(std::ceil(static_cast<int>(counted_gbps) / params.p2p_per_channel_net_bandwidth - kEps)));
         per_peer = std::min(per_peer, std::max(1, net));
@@ -214,6 +208,14 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
     }
     t.p2p_channels_per_peer = per_peer;
     return t;
+}
+
+int nccl_nics_per_gpu_in_use(const NcclHardware& hw, double nic_gbps) {
+    if (hw.gpus_per_nic > 1) return 1;
+    const double path = std::min(nic_gbps, hw.pcie_gbps());
+    int counted = 1;
+    while (counted < hw.nics_per_gpu && counted * path < hw.pcie_gbps() - kEps) ++counted;
+    return counted;
 }
 
 }  // namespace dtcalc

@@ -5,7 +5,7 @@
 // NICs in use: NCCL's search takes the NICs local to the communicator's GPUs
 //   (PIX paths; rings and trees do not cross to a NIC whose GPUs are not in
 //   the communicator), so nics = min(NICs per node, ceil(G / GPUs per NIC) x
-//   NICs per GPU).
+//   NICs per GPU in use), the last as NCCL counts them (nccl_nics_per_gpu_in_use).
 //
 // Graph search (src/graph/search.cc, ncclTopoCompute), per channel speed s
 // taken from NCCL's steps (sm90SpeedArrayIntra/Inter for Hopper, the default
@@ -55,8 +55,7 @@
 // Point-to-point (paths.cc ncclTopoComputeP2pChannels): p2p channels =
 //   pow2Up(channels); per peer = pow2Up(min over peers): NVLink peers
 //   2 x (P / per-link figure), network peers max(m, ceil(m x min(NIC, PCIe) /
-//   P2P_PER_CHANNEL_NET_BW)), m = the GPU's NICs NCCL counts (getLocalNetCountByBw:
-//   its NICs in turn until they carry its PCIe rate; 1 on DGX/HGX);
+//   P2P_PER_CHANNEL_NET_BW)), m = the GPU's NICs in use (1 on DGX/HGX);
 //   across nodes halved while per-peer x ceil(ranks / 8) > p2p channels.
 #include <cstdint>
 #include <vector>
@@ -93,6 +92,12 @@ struct NcclTopology {
 
 /// NCCL's speed steps for a compute capability (x10), inter-node or not.
 const std::vector<double>& nccl_speed_steps(int sm, bool inter);
+
+/// The NICs under one GPU's switch that NCCL uses (paths.cc,
+/// getLocalNetCountByBw): its NICs in turn, each at min(NIC, PCIe), until they
+/// carry the GPU's PCIe rate; at most NcclHardware::nics_per_gpu (two 200 Gb/s
+/// NICs on PCIe Gen5: 2; two 400 Gb/s: 1, the first already carries 48 GB/s).
+int nccl_nics_per_gpu_in_use(const NcclHardware& hw, double nic_gbps);
 
 /// `nic_gbps`: the NIC line rate (the [network] outer dimension); ignored on one node.
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
