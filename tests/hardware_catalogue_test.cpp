@@ -309,6 +309,26 @@ TEST_CASE("the composer's figures follow from the datasheets") {
           "16); if each GPU has more, say how many with --nics-per-gpu");
 }
 
+TEST_CASE("a training step on nodes whose GPUs share NICs: the data-parallel groups share them too") {
+    // llama2-7b, tp 8 on 2 nodes of 8: 8 data-parallel groups of one GPU per
+    // node run their gradient reduction at once. With 4 NICs per node two groups
+    // share each NIC, so the NIC-bound reduction takes about twice as long as
+    // with 8 (twice exactly for its transfer; its latency stays).
+    auto dp_ns = [](long long nics) {
+        PredictOptions o;
+        o.system.gpu = "h100-sxm";
+        o.system.nic = "ndr400";
+        o.system.nodes = 2;
+        o.system.nics_per_node = nics;
+        const PredictResult r = predicted(o);
+        return r.comm_by_class[static_cast<std::size_t>(TrafficClass::Data)].comm_ns;
+    };
+    const double eight = dp_ns(8), four = dp_ns(4);
+    CHECK(eight > 0);
+    CHECK(four / eight > 1.9);
+    CHECK(four / eight < 2.0);
+}
+
 TEST_CASE("nics-per-gpu: a composed preset's key, the flag, and the expanded preset are one system") {
     const std::string composed = write_temp_file(
         "two-nics-per-gpu.toml", "name = \"x\"\ndescription = \"x\"\nsources = [\"x\"]\nbackend = \"nccl\"\n"

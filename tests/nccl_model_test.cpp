@@ -16,6 +16,7 @@
 #include "collective/nccl/nccl_model.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
+#include "config/system_source.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
 #include "nccl_run.h"
@@ -417,4 +418,46 @@ TEST_CASE("the nccl backend without NCCL parameters is an error") {
         CHECK(std::string(e.what()) ==
               "backend: the nccl backend needs a preset with an [nccl] table (e.g. hgx-h100, h100-ib-ndr400)");
     }
+}
+
+TEST_CASE("a training step's copies of one group share the NICs their GPUs share") {
+    // 2 nodes of 8 H100 SXM on NDR; a group of one GPU per node (a data-parallel
+    // group beside tensor parallelism 8), alone or with a copy on every GPU.
+    auto cluster = [](long long nics) {
+        SystemSource source;
+        source.gpu = "h100-sxm";
+        source.nic = "ndr400";
+        source.nodes = 2;
+        source.nics_per_node = nics;
+        return resolve_system(source, kDirs).system;
+    };
+    // nccl_nic_share: the group's GPUs per NIC over all 8 GPUs' per NIC.
+    // 8 NICs: 1 / 1. 4 NICs (2 GPUs each): one GPU per node 1 / 2; two per node
+    // (packed on one NIC) 2 / 2. One NIC: 1 / 8, and 4 / 8 for four per node.
+    const System eight = cluster(8), four = cluster(4), one = cluster(1);
+    auto share = [](const System& s, long long g) {
+        const NcclParameters& p = *s.nccl();
+        return nccl_nic_share(p, nccl_topology(p, g, 2, 50.0), g, 8);
+    };
+    CHECK(share(eight, 1) == 1.0);
+    CHECK(share(four, 1) == 0.5);
+    CHECK(share(four, 2) == 1.0);
+    CHECK(share(one, 1) == 0.125);
+    CHECK(share(one, 4) == 0.5);
+
+    // End to end: an all-gather of 1 GiB over the two GPUs (nodes 0 and 1's GPU
+    // 0): NIC-bound, so with copies on every GPU of 4-NIC nodes its transfer
+    // takes twice as long; with a NIC per GPU the copies change nothing.
+    const CommGroup pair{{1, 2}};
+    auto time = [&](const System& s, bool every) {
+        const Network network = shape_cluster(s.network, 2, 8);
+        return collective_time(network, s.config, s.backend,
+                               {CollectiveKind::AllGather, 1 * GiB, pair, {}, every});
+    };
+    CHECK(time(eight, true).time_ns == time(eight, false).time_ns);
+    const CollectiveResult alone = time(four, false), copies = time(four, true);
+    REQUIRE(alone.phases.size() == 1);
+    REQUIRE(copies.phases.size() == 1);
+    CHECK(copies.phases[0].bandwidth_ns == doctest::Approx(2.0 * alone.phases[0].bandwidth_ns).epsilon(1e-9));
+    CHECK(copies.phases[0].latency_ns == alone.phases[0].latency_ns);
 }

@@ -43,6 +43,12 @@ struct CollectiveQuery {
     /// The nccl backend: an algorithm or protocol forced like NCCL_ALGO /
     /// NCCL_PROTO (the ASTRA-sim backends take theirs from the system).
     NcclForce nccl;
+    /// Every GPU of the nodes the group spans runs a copy of this collective
+    /// at the same time, as in a training step (the data-parallel groups and
+    /// pipeline sends of a node's tensor-parallel ranks run in lockstep);
+    /// false: the group alone, as nccl-tests runs it. The nccl backend then
+    /// splits a NIC that several GPUs share among the copies on it.
+    bool on_every_gpu = false;
 };
 
 struct PhaseBreakdown {

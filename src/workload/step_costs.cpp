@@ -44,7 +44,9 @@ public:
         CollectivePriceCache& cache = in_.prices ? *in_.prices : cache_;
         auto it = cache.find(Lookup{static_cast<int>(kind), b, group.members});
         if (it != cache.end()) return it->second;
-        const double ns = collective_time(*in_.system, {kind, b, group, in_.nccl}).time_ns;
+        // The step's groups of one kind run on every GPU at once (a node's
+        // tensor-parallel ranks each run theirs in lockstep).
+        const double ns = collective_time(*in_.system, {kind, b, group, in_.nccl, true}).time_ns;
         cache.emplace(CollectivePriceKey{static_cast<int>(kind), b, group.members}, ns);
         return ns;
     }

@@ -38,7 +38,7 @@ double nccl_nic_payload_gbps(const NcclParameters& params, double nic_gbps) {
 double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameters& params, double channels,
                                double channel_gbps) {
     if (topology.nics <= 0) return 0;
-    const double payload = nccl_nic_payload_gbps(params, topology.nic_gbps);
+    const double payload = nccl_nic_payload_gbps(params, topology.nic_gbps) * topology.nic_share;
     return topology.nics * std::min(payload, channels / topology.nics * channel_gbps);
 }
 
@@ -51,11 +51,11 @@ double nccl_network_rate(const NcclTopology& topology, const NcclParameters& par
 
 double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params) {
     if (topology.nics <= 0) return 0;
-    return topology.nics * nccl_nic_payload_gbps(params, topology.nic_gbps);
+    return topology.nics * nccl_nic_payload_gbps(params, topology.nic_gbps) * topology.nic_share;
 }
 
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
-                     const NcclParameters& params) {
+                     const NcclParameters& params, bool on_every_gpu) {
     NcclRates rates;
     if (network.dimensions.empty()) throw InputError({"", 0, 0, "network"}, "the nccl backend needs a network");
     rates.raw_nvlink_gbps = network.dimensions[0].bandwidth_gbps;
@@ -69,6 +69,10 @@ NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclS
         rates.nic_payload_gbps = nccl_nic_payload_gbps(params, slowest);
     }
     rates.topology = nccl_topology(params, shape.gpus_per_node, shape.nodes, rates.nic_gbps);
+    if (on_every_gpu && shape.nodes > 1) {
+        rates.topology.nic_share = nccl_nic_share(params, rates.topology, shape.gpus_per_node, network.dimensions[0].npus);
+        rates.nic_payload_gbps *= rates.topology.nic_share;
+    }
     rates.nvlink_gbps = rates.topology.intra.channels * rates.topology.intra.bw_intra;
     return rates;
 }

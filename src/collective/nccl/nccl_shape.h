@@ -55,7 +55,7 @@ struct NcclRates {
     double nvlink_gbps = 0;        ///< ring data rate per GPU over NVLink
     double raw_nvlink_gbps = 0;    ///< per GPU per direction, as the network states it
     double nic_gbps = 0;           ///< one NIC per direction, as the network states it
-    double nic_payload_gbps = 0;   ///< what one NIC carries
+    double nic_payload_gbps = 0;   ///< what one NIC carries for this communicator (x topology.nic_share)
 };
 
 NcclShape nccl_shape(const CommGroup& group);
@@ -93,8 +93,11 @@ double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameter
 double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params);
 
 /// Throws InputError (key "network") when a group spanning nodes finds no
-/// bandwidth for them, or dimension 0 has none.
+/// bandwidth for them, or dimension 0 has none. `on_every_gpu`: every GPU of
+/// a node (dimension 0) runs a copy of the collective at once
+/// (CollectiveQuery::on_every_gpu); the NICs' payload is then this copy's
+/// share (NcclTopology::nic_share).
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
-                     const NcclParameters& params);
+                     const NcclParameters& params, bool on_every_gpu = false);
 
 }  // namespace dtcalc

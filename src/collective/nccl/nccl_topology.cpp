@@ -218,4 +218,17 @@ int nccl_nics_per_gpu_in_use(const NcclHardware& hw, double nic_gbps) {
     return counted;
 }
 
+double nccl_nic_share(const NcclParameters& params, const NcclTopology& topology, std::int64_t gpus_per_node,
+                      std::int64_t node_gpus) {
+    if (topology.nics <= 0) return 1;
+    const NcclHardware& hw = params.hardware;
+    const std::int64_t active = std::max<std::int64_t>({1, gpus_per_node, node_gpus});
+    const std::int64_t gpus_per_nic = std::max(1, hw.gpus_per_nic);
+    const std::int64_t nics = std::min<std::int64_t>(
+        std::max(1, hw.nics_per_node),
+        (active + gpus_per_nic - 1) / gpus_per_nic * nccl_nics_per_gpu_in_use(hw, topology.nic_gbps));
+    const std::int64_t all_per_nic = (active + nics - 1) / nics;
+    return std::min(1.0, static_cast<double>(topology.gpus_per_nic) / static_cast<double>(all_per_nic));
+}
+
 }  // namespace dtcalc

@@ -74,6 +74,10 @@ struct NcclTopology {
     int nics = 0;                   ///< NICs in use per node (0 on one node)
     int gpus_per_nic = 1;           ///< GPUs on the busiest NIC in use: ceil(G / nics) (1 on DGX/HGX)
     int nics_per_gpu = 1;           ///< NICs each GPU sends through (1 on DGX/HGX)
+    /// The share of each NIC's payload this communicator gets: 1 alone;
+    /// less where copies of it on the node's other GPUs share its NICs
+    /// (nccl_nic_share).
+    double nic_share = 1;
     double nic_gbps = 0;            ///< one NIC's line rate per direction
     double path_gbps = 0;           ///< a GPU's NVLink path (or PCIe without NVLink)
     NcclGraph intra;                ///< one-node ring graph: the NVLink data rate
@@ -98,6 +102,14 @@ const std::vector<double>& nccl_speed_steps(int sm, bool inter);
 /// carry the GPU's PCIe rate; at most NcclHardware::nics_per_gpu (two 200 Gb/s
 /// NICs on PCIe Gen5: 2; two 400 Gb/s: 1, the first already carries 48 GB/s).
 int nccl_nics_per_gpu_in_use(const NcclHardware& hw, double nic_gbps);
+
+/// The share of its NICs a communicator of `topology` (G GPUs per node) gets
+/// when every one of the node's `node_gpus` GPUs runs a copy of it at once:
+/// its GPUs per NIC over the GPUs per NIC of all of them (each NIC carries
+/// every copy on its GPUs), at most 1. 1 with a NIC per GPU; 1/2 for a group of
+/// one GPU per node with 8 GPUs on 4 NICs; 1/8 with one NIC for 8 GPUs.
+double nccl_nic_share(const NcclParameters& params, const NcclTopology& topology, std::int64_t gpus_per_node,
+                      std::int64_t node_gpus);
 
 /// `nic_gbps`: the NIC line rate (the [network] outer dimension); ignored on one node.
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
