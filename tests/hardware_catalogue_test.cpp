@@ -293,7 +293,8 @@ TEST_CASE("the composer's figures follow from the datasheets") {
     // Two NICs under each GPU's switch: 16 per node unless stated.
     four.nics_per_node.reset();
     four.nics_per_gpu = 2;
-    const NcclHardware& two = resolve_system(four, kDirs).system.nccl()->hardware;
+    const ResolvedSystem two_per_gpu = resolve_system(four, kDirs);
+    const NcclHardware& two = two_per_gpu.system.nccl()->hardware;
     CHECK(two.nics_per_node == 16);
     CHECK(two.nics_per_gpu == 2);
     CHECK(two.gpus_per_nic == 1);
