@@ -18,23 +18,6 @@
 using namespace dtcalc;
 using namespace dtcalc::testing;
 
-namespace {
-
-// A cluster from the hardware catalogue, as `--gpu GPU --nic NIC --nodes N
-// --gpus-per-node G [--nics-per-node K]` composes it.
-System catalogue_system(const char* gpu, const char* nic, long long nodes, long long gpus_per_node,
-                        std::optional<long long> nics_per_node = std::nullopt) {
-    SystemSource source;
-    source.gpu = gpu;
-    source.nic = nic;
-    source.nodes = nodes;
-    source.gpus_per_node = gpus_per_node;
-    source.nics_per_node = nics_per_node;
-    return resolve_system(source, kDirs).system;
-}
-
-}  // namespace
-
 TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
     // b200.toml: 18 NVLinks x SM100_NVLINK_BW 40.1 = 721.8 GB/s; 8 NDR NICs.
     SystemSource source;

@@ -16,7 +16,6 @@
 #include "collective/nccl/nccl_model.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
-#include "config/system_source.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
 #include "nccl_run.h"
@@ -423,14 +422,7 @@ TEST_CASE("the nccl backend without NCCL parameters is an error") {
 TEST_CASE("a training step's copies of one group share the NICs their GPUs share") {
     // 2 nodes of 8 H100 SXM on NDR; a group of one GPU per node (a data-parallel
     // group beside tensor parallelism 8), alone or with a copy on every GPU.
-    auto cluster = [](long long nics) {
-        SystemSource source;
-        source.gpu = "h100-sxm";
-        source.nic = "ndr400";
-        source.nodes = 2;
-        source.nics_per_node = nics;
-        return resolve_system(source, kDirs).system;
-    };
+    auto cluster = [](long long nics) { return catalogue_system("h100-sxm", "ndr400", 2, std::nullopt, nics); };
     // nccl_nic_share: the group's GPUs per NIC over all 8 GPUs' per NIC.
     // 8 NICs: 1 / 1. 4 NICs (2 GPUs each): one GPU per node 1 / 2; two per node
     // (packed on one NIC) 2 / 2. One NIC: 1 / 8, and 4 / 8 for four per node.

@@ -12,7 +12,6 @@
 #include "collective/nccl/nccl_shape.h"
 #include "collective/nccl/nccl_topology.h"
 #include "config/preset.h"
-#include "config/system_source.h"
 #include "nccl_run.h"
 
 using namespace dtcalc;
@@ -173,15 +172,7 @@ TEST_CASE("all-to-all across nodes: GPUs that share a NIC share its rate") {
     // 2 nodes of 8 H100 SXM on NDR, as `--gpu h100-sxm --nic ndr400
     // --nics-per-node K` composes them, 4 GiB per rank: each GPU sends half of
     // it, 2 GiB, to the other node.
-    auto cluster = [](long long nics) {
-        SystemSource source;
-        source.gpu = "h100-sxm";
-        source.nic = "ndr400";
-        source.nodes = 2;
-        source.gpus_per_node = 8;
-        source.nics_per_node = nics;
-        return resolve_system(source, kDirs).system;
-    };
+    auto cluster = [](long long nics) { return catalogue_system("h100-sxm", "ndr400", 2, 8, nics); };
     // One NIC for the 8 GPUs: it carries 8 x 2 GiB = 16 GiB at its payload,
     // 50 x 0.983 = 49.15 GB/s (the GPUs' 8 x 16 connections could feed it
     // 8 / (1/(16 x 16.37) + 1100/131072) = 655 GB/s): 17179869184 / 49.15 =
@@ -205,12 +196,7 @@ TEST_CASE("all-to-all across nodes: GPUs that share a NIC share its rate") {
 TEST_CASE("several NICs per GPU: NCCL's search and point-to-point use them all") {
     // 2 nodes of 8 H100 SXM with two HDR 200 Gb/s NICs under each GPU's PCIe
     // switch (`--nic hdr200 --nics-per-gpu 2`: 16 NICs per node).
-    SystemSource source;
-    source.gpu = "h100-sxm";
-    source.nic = "hdr200";
-    source.nodes = 2;
-    source.nics_per_gpu = 2;
-    const System two = resolve_system(source, kDirs).system;
+    const System two = catalogue_system("h100-sxm", "hdr200", 2, std::nullopt, std::nullopt, 2);
     const NcclParameters& p = *two.nccl();
     CHECK(p.hardware.nics_per_node == 16);
     CHECK(p.hardware.nics_per_gpu == 2);
@@ -257,9 +243,8 @@ TEST_CASE("several NICs per GPU: NCCL's search and point-to-point use them all")
     // channels; the NIC's 23.25 GB/s binds (16 connections could move 81.9):
     // 92364888.1 ns; copy 1026915.1 x 2/16 = 128364.4 ns; latency 22.4 + 16 x
     // 3.9 = 84.8 us; fill 8006.8 ns: 92586.059 us, about twice.
-    source.nics_per_gpu = std::nullopt;
-    source.nics_per_node = 8;
-    const Run a2a_one = run(resolve_system(source, kDirs).system, CollectiveKind::AllToAll, 4 * GiB, 2, 8);
+    const System one_per_gpu = catalogue_system("h100-sxm", "hdr200", 2, std::nullopt, 8);
+    const Run a2a_one = run(one_per_gpu, CollectiveKind::AllToAll, 4 * GiB, 2, 8);
     CHECK(a2a_one.channels == 2);
     CHECK(a2a_one.us == doctest::Approx(92586.059).epsilon(1e-6));
 }

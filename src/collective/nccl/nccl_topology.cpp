@@ -102,6 +102,14 @@ double raise_nvls_inter_speed(const std::vector<double>& speeds, double intra, d
     return inter;
 }
 
+// NICs in use on a node where `gpus` GPUs take part: the NICs under their
+// PCIe switches, each GPU's as NCCL counts them (nccl_nics_per_gpu_in_use).
+int nics_in_use(const NcclHardware& hw, std::int64_t gpus, double nic_gbps) {
+    const std::int64_t gpus_per_nic = std::max(1, hw.gpus_per_nic);
+    const std::int64_t wanted = (gpus + gpus_per_nic - 1) / gpus_per_nic * nccl_nics_per_gpu_in_use(hw, nic_gbps);
+    return static_cast<int>(std::min<std::int64_t>(std::max(1, hw.nics_per_node), wanted));
+}
+
 }  // namespace
 
 const std::vector<double>& nccl_speed_steps(int sm, bool inter) {
@@ -138,10 +146,8 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         t.ring = t.intra;
         t.tree = g == 2 ? two_gpu_tree(nccl_speed_steps(hw.sm, false), t.intra, path) : t.intra;
     } else {
-        const int gpus_per_nic = std::max(1, hw.gpus_per_nic);
-        const int nics_per_gpu = nccl_nics_per_gpu_in_use(hw, nic_gbps);
-        t.nics = std::min(std::max(1, hw.nics_per_node), (g + gpus_per_nic - 1) / gpus_per_nic * nics_per_gpu);
-        t.nics_per_gpu = std::min(nics_per_gpu, t.nics);
+        t.nics = nics_in_use(hw, g, nic_gbps);
+        t.nics_per_gpu = std::min(nccl_nics_per_gpu_in_use(hw, nic_gbps), t.nics);
         t.gpus_per_nic = (g + t.nics - 1) / t.nics;
         t.nic_gbps = nic_gbps;
         const double gpu_to_nic = std::min(nic_gbps, hw.pcie_gbps());
@@ -194,8 +200,9 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         // At least one channel per NIC the GPU uses, more to reach their rate.
         const int counted = t.nics_per_gpu;
         const double counted_gbps = counted * std::min(nic_gbps, hw.pcie_gbps());
-        const int net = std::max(
-            counted, static_cast<int>(std::ceil(static_cast<int>(counted_gbps) / params.p2p_per_channel_net_bandwidth - kEps)));
+        const double per_channel = params.p2p_per_channel_net_bandwidth;
+        const int net =
+            std::max(counted, static_cast<int>(std::ceil(static_cast<int>(counted_gbps) / per_channel - kEps)));
         per_peer = std::min(per_peer, std::max(1, net));
     }
     per_peer = pow2_up(per_peer);
@@ -221,12 +228,8 @@ int nccl_nics_per_gpu_in_use(const NcclHardware& hw, double nic_gbps) {
 double nccl_nic_share(const NcclParameters& params, const NcclTopology& topology, std::int64_t gpus_per_node,
                       std::int64_t node_gpus) {
     if (topology.nics <= 0) return 1;
-    const NcclHardware& hw = params.hardware;
     const std::int64_t active = std::max<std::int64_t>({1, gpus_per_node, node_gpus});
-    const std::int64_t gpus_per_nic = std::max(1, hw.gpus_per_nic);
-    const std::int64_t nics = std::min<std::int64_t>(
-        std::max(1, hw.nics_per_node),
-        (active + gpus_per_nic - 1) / gpus_per_nic * nccl_nics_per_gpu_in_use(hw, topology.nic_gbps));
+    const std::int64_t nics = nics_in_use(params.hardware, active, topology.nic_gbps);
     const std::int64_t all_per_nic = (active + nics - 1) / nics;
     return std::min(1.0, static_cast<double>(topology.gpus_per_nic) / static_cast<double>(all_per_nic));
 }
