@@ -122,7 +122,8 @@ TEST_CASE("NCCL_ALGO for the job: what cannot be used is an error at the option"
         // ring or NVLS only: a tree-only job cannot run it (NCCL fails the call).
         {base + "--backend nccl --sp --nccl-algo tree",
          "--nccl-algo: NCCL_ALGO / NCCL_PROTO leave tree; LL, LL128, Simple for all-gather on 8 GPUs in 1 node, and "
-         "none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple)"},
+         "none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple): tree: runs all-reduce "
+         "only"},
     });
     const std::string scenario = write_temp_file("nccl-job-bad.toml",
                                                  "model = \"llama2-7b\"\npreset = \"h100-ib-ndr400\"\nbackend = \"nccl\"\n"

@@ -349,8 +349,45 @@ TEST_CASE("an algorithm NCCL does not have for the collective is an error naming
     } catch (const InputError& e) {
         CHECK(std::string(e.what()) ==
               "nccl: NCCL_ALGO / NCCL_PROTO leave tree; LL, LL128, Simple for all-gather on 8 GPUs in 1 node, "
-              "and none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple)");
+              "and none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple): "
+              "tree: runs all-reduce only");
     }
+}
+
+TEST_CASE("a forced algorithm that does not run says why") {
+    // The message names each algorithm left on and NCCL's reason it does not
+    // run, with its most permissive protocol (Simple) so that "runs Simple
+    // only" does not hide the reason that stands (tuning.cc: NVLS is disabled
+    // across nodes without CollNet; NVLS-tree on one node; PAT with more than
+    // one GPU per node; A100's NVSwitch has no multicast, so no NVLS graph).
+    auto message = [](const System& system, CollectiveKind kind, long long nodes, long long gpus,
+                      const NcclForce& force) -> std::string {
+        try {
+            run(system, kind, MiB, nodes, gpus, force);
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            const std::size_t at = what.find("): ");
+            return at == std::string::npos ? what : what.substr(at + 3);
+        }
+        return "no error";
+    };
+    const System ib = load_preset("h100-ib-ndr400", kDirs).system;
+    const System a100 = load_preset("dgx-a100", kDirs).system;
+    CHECK(message(ib, CollectiveKind::AllGather, 2, 8, NcclForce::only(NcclAlgorithm::Nvls, std::nullopt)) ==
+          "nvls: runs on one node (across nodes NCCL needs CollNet; nvls-tree is its multi-node form)");
+    CHECK(message(ib, CollectiveKind::AllReduce, 2, 8,
+                  NcclForce::only(NcclAlgorithm::Nvls, NcclProtocol::LL)) == "nvls: runs Simple only");
+    CHECK(message(ib, CollectiveKind::AllReduce, 1, 8, NcclForce::only(NcclAlgorithm::NvlsTree, std::nullopt)) ==
+          "nvls-tree: runs across nodes (nvls on one node)");
+    CHECK(message(ib, CollectiveKind::ReduceScatter, 2, 8, NcclForce::only(NcclAlgorithm::Pat, std::nullopt)) ==
+          "pat: runs with one GPU per node on several nodes");
+    CHECK(message(ib, CollectiveKind::AllReduce, 2, 1, NcclForce::only(NcclAlgorithm::Pat, std::nullopt)) ==
+          "pat: runs all-gather and reduce-scatter only");
+    CHECK(message(a100, CollectiveKind::AllReduce, 1, 8, NcclForce::only(NcclAlgorithm::Nvls, std::nullopt)) ==
+          "nvls: needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more");
+    // What runs is not an error.
+    CHECK(message(ib, CollectiveKind::AllReduce, 2, 8, NcclForce::only(NcclAlgorithm::NvlsTree, std::nullopt)) ==
+          "no error");
 }
 
 TEST_CASE("one-node presets and the multi-node preset at one node agree") {

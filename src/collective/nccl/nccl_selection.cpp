@@ -23,29 +23,74 @@ bool ll128_by_default(const NcclParameters& params, const NcclShape& shape) {
     return params.ll128 && (shape.gpus_per_node <= 1 || params.hardware.nvlinks_per_gpu > 0);
 }
 
+// Why NCCL does not run `algorithm` with `protocol` for this collective on
+// this communicator, in a few words; empty when it does (NCCL_ALGO /
+// NCCL_PROTO aside). One rule per algorithm (tuning.cc, ncclTopoTuneModel,
+// and the algorithms' kernels).
+std::string unavailable_reason(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
+                               NcclAlgorithm algorithm, NcclProtocol protocol) {
+    const bool simple = protocol == NcclProtocol::Simple;
+    const bool all_reduce = kind == CollectiveKind::AllReduce;
+    const bool nvls_graph = rates.topology.nvls.channels >= 2;
+    switch (algorithm) {
+        case NcclAlgorithm::Ring:
+            return "";
+        case NcclAlgorithm::Tree:
+            return all_reduce ? "" : "runs all-reduce only";
+        case NcclAlgorithm::Nvls:
+            if (!simple) return "runs Simple only";
+            if (shape.nodes > 1) return "runs on one node (across nodes NCCL needs CollNet; nvls-tree is its multi-node form)";
+            if (!nvls_graph) return "needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more";
+            return "";
+        case NcclAlgorithm::NvlsTree:
+            if (!simple) return "runs Simple only";
+            if (!all_reduce) return "runs all-reduce only";
+            if (shape.nodes <= 1) return "runs across nodes (nvls on one node)";
+            if (!nvls_graph) return "needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more per node";
+            return "";
+        case NcclAlgorithm::Pat:
+            if (!simple) return "runs Simple only";
+            if (all_reduce) return "runs all-gather and reduce-scatter only";
+            if (shape.gpus_per_node != 1 || shape.nodes <= 1) return "runs with one GPU per node on several nodes";
+            return "";
+        case NcclAlgorithm::P2p:
+            return "runs all-to-all and send/recv";
+    }
+    return "";
+}
+
 bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
              const NcclForce& force, NcclAlgorithm algorithm, NcclProtocol protocol) {
     if (!is_group_collective(kind) || shape.ranks <= 1) return false;
     if (!force.algorithm_enabled(kind, algorithm) ||
         !force.protocol_enabled(kind, protocol, ll128_by_default(params, shape)))
         return false;
-    const bool simple = protocol == NcclProtocol::Simple;
-    const bool all_reduce = kind == CollectiveKind::AllReduce;
-    switch (algorithm) {
-        case NcclAlgorithm::Ring:
-            return true;
-        case NcclAlgorithm::Tree:
-            return all_reduce;
-        case NcclAlgorithm::Nvls:
-            return simple && shape.nodes == 1 && rates.topology.nvls.channels >= 2;
-        case NcclAlgorithm::NvlsTree:
-            return simple && all_reduce && shape.nodes > 1 && rates.topology.nvls.channels >= 2;
-        case NcclAlgorithm::Pat:
-            return simple && !all_reduce && shape.gpus_per_node == 1 && shape.nodes > 1;
-        case NcclAlgorithm::P2p:
-            return false;
+    return unavailable_reason(kind, shape, rates, algorithm, protocol).empty();
+}
+
+// Why each algorithm `force` leaves on does not run, in algorithm order
+// ("tree: runs all-reduce only; pat: ..."): the reason with the algorithm's
+// most permissive protocol left on (Simple, when it is), so that a structural
+// reason is not hidden behind "runs Simple only".
+std::string unavailable_reasons(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
+                                const NcclParameters& params, const NcclForce& force) {
+    std::string out;
+    for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
+        const auto algorithm = static_cast<NcclAlgorithm>(a);
+        if (!force.algorithm_enabled(kind, algorithm)) continue;
+        std::string why;
+        bool runs = false;
+        for (int p = kNcclProtocols - 1; p >= 0; --p) {  // Simple first
+            const auto protocol = static_cast<NcclProtocol>(p);
+            if (!force.protocol_enabled(kind, protocol, ll128_by_default(params, shape))) continue;
+            const std::string reason = unavailable_reason(kind, shape, rates, algorithm, protocol);
+            if (reason.empty()) runs = true;
+            if (why.empty()) why = reason;
+        }
+        if (runs || why.empty()) continue;
+        out += (out.empty() ? "" : "; ") + std::string(nccl_algorithm_name(algorithm)) + ": " + why;
     }
-    return false;
+    return out;
 }
 
 // NCCL's treeCorrectionFactor (tuning.cc, ncclTopoGetAlgoTime) for a size of
@@ -171,12 +216,14 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
             }
         }
         const std::string left = nccl_force_summary(force, kind, ll128_by_default(params, shape));
+        const std::string reasons = unavailable_reasons(kind, shape, rates, params, force);
         throw InputError({"", 0, 0, "nccl"},
                          "NCCL_ALGO / NCCL_PROTO leave " + left + " for " +
                              std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +
                              " GPUs in " + std::to_string(shape.nodes) + (shape.nodes == 1 ? " node" : " nodes") +
                              ", and none of them runs there (available: " +
-                             (available.empty() ? "none" : available) + ")");
+                             (available.empty() ? "none" : available) + ")" +
+                             (reasons.empty() ? "" : ": " + reasons));
     }
     return best;
 }

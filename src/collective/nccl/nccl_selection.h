@@ -72,7 +72,9 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
                            const NcclForce& force = {});
 
 /// The pair NCCL picks among those `force` leaves on. Throws InputError
-/// (key "nccl") when none of them runs on this communicator.
+/// (key "nccl") when none of them runs on this communicator, naming the pairs
+/// that do and, for each algorithm left on, why it does not ("tree: runs
+/// all-reduce only").
 NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                        const NcclParameters& params, const NcclForce& force = {});
 
