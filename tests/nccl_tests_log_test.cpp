@@ -15,6 +15,7 @@
 #include "temp_file.h"
 #include "validate/nccl_inputs.h"
 #include "validate/nccl_tests_csv.h"
+#include "validate/log_tokens.h"
 #include "validate/nccl_tests_log.h"
 
 using namespace dtcalc;
@@ -120,6 +121,54 @@ TEST_CASE("nodes and GPUs per node come from the rank lines or the flags") {
     CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf", 4, 2) + row + kFooter, "x.log"),
                       "x.log:6: the rank lines put 4 ranks on hostA but 6 ranks on 2 hosts cannot be as many on each; "
                       "dtcalc models nodes of equal GPU counts");
+}
+
+TEST_CASE("a launcher's tag before each line, and rank lines without groups, read as plain output") {
+    // One run on 2 hosts of 2 GPUs, then the same text as launchers tag it and
+    // as nccl-tests before 2.13.4 printed its rank lines ("Rank N Pid N on
+    // HOST", no "Group N"): the same rows and shape each time.
+    const std::string row =
+        "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    const std::string plain = header("all_reduce_perf", 2, 2) + row + kFooter;
+    auto tagged = [&](const std::string& tag) {
+        std::string out;
+        std::size_t start = 0;
+        while (start < plain.size()) {
+            const std::size_t end = plain.find('\n', start);
+            out += tag + plain.substr(start, end - start + 1);
+            start = end + 1;
+        }
+        return out;
+    };
+    std::string groupless = plain;
+    for (std::size_t at; (at = groupless.find(" Group  0")) != std::string::npos;) groupless.erase(at, 9);
+    REQUIRE(groupless.find("#  Rank  3 Pid 2003 on     hostB device  1") != std::string::npos);
+    const auto expected = parse_nccl_tests_log(plain, "t.log");
+    REQUIRE(expected.size() == 1);
+    CHECK(expected[0].nodes == 2);
+    CHECK(expected[0].gpus_per_node == 2);
+    for (const std::string& text : {tagged("[1,0]<stdout>:"), tagged("[1,0]<stdout>: "), tagged("[0] "),
+                                    tagged("0: "), tagged("  0: "), groupless, tagged("[1,0]<stdout>:") + "\n"}) {
+        CAPTURE(text.substr(0, 40));
+        const auto rows = parse_nccl_tests_log(text, "t.log");
+        REQUIRE(rows.size() == 1);
+        CHECK(rows[0].nodes == 2);
+        CHECK(rows[0].gpus_per_node == 2);
+        CHECK(rows[0].bytes == expected[0].bytes);
+        CHECK(rows[0].time_us == expected[0].time_us);
+        CHECK(rows[0].where.line == expected[0].where.line);
+    }
+}
+
+TEST_CASE("strip_launcher_tag takes off a launcher's tag and nothing else") {
+    CHECK(strip_launcher_tag("[1,0]<stdout>:# nThread 1") == "# nThread 1");
+    CHECK(strip_launcher_tag("[12,3]<stderr>: host: Test NCCL failure") == "host: Test NCCL failure");
+    CHECK(strip_launcher_tag("[3] #  Rank  3") == "#  Rank  3");
+    CHECK(strip_launcher_tag(" 12:     1024    128") == "    1024    128");
+    // Not tags: a result row, NCCL_DEBUG output (host:pid:tid [dev]), half a tag.
+    for (const char* line : {"        1024           128    double", "123:456:789 [0] NCCL INFO Channel 00/16",
+                             "node1:456:789 [0] NCCL INFO", "[1,0]<stdin>: x", "[] x", "[1,] x", "[1]x", "12:x", "12:"})
+        CHECK(strip_launcher_tag(line) == line);
 }
 
 TEST_CASE("bad nccl-tests output: errors name the file and line") {

@@ -354,6 +354,22 @@ void record_setting(std::optional<EnvSetting>& slot, const std::string& variable
     if (!slot) slot = EnvSetting{value, line};
 }
 
+// The text with each line's launcher tag removed (log_tokens.h), line for line.
+std::string without_launcher_tags(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        const bool last = end == std::string::npos;
+        if (last) end = text.size();
+        out += strip_launcher_tag(std::string_view(text).substr(start, end - start));
+        if (!last) out += '\n';
+        start = end + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 bool looks_like_nccl_tests_log(const std::string& text) {
@@ -361,15 +377,16 @@ bool looks_like_nccl_tests_log(const std::string& text) {
     while (start < text.size()) {
         std::size_t end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
-        const auto tokens = split_blanks(std::string_view(text).substr(start, end - start));
+        const auto tokens = split_blanks(strip_launcher_tag(std::string_view(text).substr(start, end - start)));
         if (tokens.size() >= 2 && tokens[0] == "#" && tokens[1] == "nThread") return true;
         start = end + 1;
     }
     return false;
 }
 
-NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& text, const std::string& path,
+NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, const std::string& path,
                                                 const NcclLogShape& shape) {
+    const std::string text = without_launcher_tags(raw_text);
     constexpr int kMaxRanks = 1 << 24;  // the largest network dtcalc takes (core/units.h)
     if (shape.nodes && (*shape.nodes < 1 || *shape.nodes > kMaxRanks))
         throw InputError({"--nodes", 0, 0, ""}, fmt::format("expected 1 to {}, got {}", kMaxRanks, *shape.nodes));
@@ -457,9 +474,15 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& text, const s
             in_table = false;
             continue;
         }
+        // "#  Rank 0 Group 0 Pid 1234 on HOST device 0 ...", or before nccl-tests
+        // had groups "#   Rank  0 Pid 1234 on HOST device 0 ...".
         if (tokens.size() >= 9 && tokens[1] == "Rank" && tokens[3] == "Group" && tokens[5] == "Pid" &&
             tokens[7] == "on") {
             if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[8]), line_number);
+            continue;
+        }
+        if (tokens.size() >= 7 && tokens[1] == "Rank" && tokens[3] == "Pid" && tokens[5] == "on") {
+            if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[6]), line_number);
             continue;
         }
         const bool table_header = std::find(tokens.begin(), tokens.end(), "size") != tokens.end() &&

@@ -30,8 +30,9 @@
 // all_gather, reduce_scatter and alltoall; redop "none" for all_gather and
 // alltoall only.
 //
-// The shape: nodes = distinct host names of the "#  Rank" lines, GPUs per node
-// = ranks / nodes (every host must have as many). `--nodes` / `--gpus-per-node`
+// The shape: nodes = distinct host names of the "#  Rank" lines (nccl-tests
+// before 2.13.4 prints them without "Group N": "#   Rank  0 Pid 1234 on HOST
+// device 0 ..."), GPUs per node = ranks / nodes (every host must have as many). `--nodes` / `--gpus-per-node`
 // give it where the log has no rank lines, and must agree with them where it has.
 //
 // NCCL_DEBUG=INFO output states a forced algorithm or protocol:
@@ -43,7 +44,10 @@
 // are predicted with NCCL's choice restricted the same way. Every rank prints
 // the line and all must agree; one printed before a run's "# nThread" line or
 // after its table ended belongs to the next run. Lines that are none of these
-// (other NCCL_DEBUG output, a scheduler's messages) are skipped. A file without a "# nThread" line is not nccl-tests output; a row
+// (other NCCL_DEBUG output, a scheduler's messages) are skipped. A launcher's
+// tag before each line (mpirun --tag-output "[1,0]<stdout>:", -prepend-rank
+// "[0] ", srun --label "0: ") is taken off first (log_tokens.h). A file
+// without a "# nThread" line is not nccl-tests output; a row
 // that does not parse, a table before any "# nThread" line, a collective dtcalc
 // does not price, or a shape that cannot be told are errors naming the file
 // and line.
