@@ -12,23 +12,12 @@
 #include "core/number_text.h"
 #include "validate/log_tokens.h"
 #include "validate/nccl_debug_lines.h"
-#include "validate/nccl_tests_programs.h"
 
 namespace dtcalc {
 namespace {
 
 bool all_digits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// Bytes per element of nccl-tests' type names (src/common.cu test_typenames,
-// both spellings); 0 for a name it does not know.
-int type_bytes(std::string_view type) {
-    if (type == "int8" || type == "uint8" || type == "char" || type == "f8e4m3" || type == "f8e5m2") return 1;
-    if (type == "half" || type == "bfloat16") return 2;
-    if (type == "int32" || type == "uint32" || type == "float" || type == "int") return 4;
-    if (type == "int64" || type == "uint64" || type == "double") return 8;
-    return 0;
 }
 
 struct TableColumns {
@@ -38,36 +27,15 @@ struct TableColumns {
     std::size_t needed = 0;  // fields a row must have
 };
 
-struct LogRow {
-    int line = 0;
-    std::uint64_t bytes = 0;
-    std::optional<long long> count, root;
-    std::string type, redop;
-    double time_us = 0;
-};
-
-// One "NCCL INFO NCCL_ALGO set by environment to X" line (NCCL_DEBUG=INFO).
-struct EnvSetting {
-    std::string value;
-    int line = 0;
-};
-
 // What a run's NCCL_DEBUG output says NCCL_ALGO and NCCL_PROTO were.
 struct EnvSettings {
-    std::optional<EnvSetting> algo, proto;
+    std::optional<NcclTestsSetting> algo, proto;
 };
 
-struct Run {
+// A run as the text states it, and what the text parser tracks about it.
+struct Run : NcclTestsRun {
     int header_line = 0;  // the "# nThread" line
-    int gpus_per_thread = 1;  // its nGpus: nccl-tests' -g
-    std::int64_t timed_operations = 20;  // its "iters:" (-n) x "graph:" launches; nccl-tests' default where absent
-    EnvSettings env;
-    std::vector<NcclTuningLine> tuning;  // NCCL's choice, the first line of each size
-    std::string program;
-    int program_line = 0;
-    std::vector<std::pair<std::string, int>> rank_hosts;  // host, line
     std::optional<TableColumns> columns;
-    std::vector<LogRow> rows;
     bool ended = false;     // its table closed ("# Out of bounds" / "# Avg bus bandwidth" after its rows)
     int closing_line = 0;   // the first such closing line, rows or none
     int failure_line = 0;   // nccl-tests' first report that the run failed
@@ -135,14 +103,14 @@ std::int64_t timed_operations(const std::vector<std::string_view>& tokens, const
     return static_cast<std::int64_t>(iterations) * std::max(1, graph_launches);
 }
 
-LogRow parse_row(const std::vector<std::string_view>& fields, const TableColumns& c, const std::string& path,
-                 int line) {
+NcclTestsRow parse_row(const std::vector<std::string_view>& fields, const TableColumns& c, const std::string& path,
+                       int line) {
     const std::string expected =
         "expected an nccl-tests result row (size count type redop root time algbw busbw #wrong ...) with " +
         std::to_string(c.needed) + " fields or more";
     if (fields.size() < c.needed) fail(path, line, expected + ", got " + std::to_string(fields.size()));
-    LogRow row;
-    row.line = line;
+    NcclTestsRow row;
+    row.at = {path, line, 0, ""};
     const auto bytes = whole_number(fields[c.size]);
     if (!bytes || *bytes < 0) fail(path, line, "size: expected a whole number of bytes, got '" + std::string(fields[c.size]) + "'");
     row.bytes = static_cast<std::uint64_t>(*bytes);
@@ -164,148 +132,6 @@ LogRow parse_row(const std::vector<std::string_view>& fields, const TableColumns
     return row;
 }
 
-// How nccl-tests prints count for a collective: the whole size (1) or one
-// rank's share (ranks).
-bool per_rank_count(CollectiveKind kind) {
-    return kind == CollectiveKind::AllGather || kind == CollectiveKind::ReduceScatter ||
-           kind == CollectiveKind::AllToAll;
-}
-bool reducing(CollectiveKind kind) { return kind != CollectiveKind::AllGather && kind != CollectiveKind::AllToAll; }
-
-struct Shape {
-    int nodes = 1;
-    int gpus_per_node = 1;
-};
-
-Shape run_shape(const Run& run, const std::string& path, const NcclLogShape& given) {
-    if (run.rank_hosts.empty()) {
-        if (given.nodes && given.gpus_per_node) return {*given.nodes, *given.gpus_per_node};
-        fail(path, run.header_line,
-             "the run lists no '#  Rank N Group N Pid N on HOST device N' lines to count nodes and GPUs from; "
-             "give --nodes and --gpus-per-node");
-    }
-    if (run.rank_hosts.size() > (1u << 24))
-        fail(path, run.rank_hosts.back().second, "more than 2^24 ranks: larger than any network dtcalc takes");
-    std::map<std::string, int> per_host;
-    for (const auto& [host, line] : run.rank_hosts) ++per_host[host];
-    const int ranks = static_cast<int>(run.rank_hosts.size());
-    const int nodes = static_cast<int>(per_host.size());
-    for (const auto& [host, count] : per_host)
-        if (count * nodes != ranks)
-            fail(path, run.rank_hosts.front().second,
-                 fmt::format("the rank lines put {} ranks on {} but {} ranks on {} hosts cannot be as many on each; "
-                             "dtcalc models nodes of equal GPU counts",
-                             count, host, ranks, nodes));
-    const Shape shape{nodes, ranks / nodes};
-    if (given.nodes && *given.nodes != shape.nodes)
-        throw InputError({"--nodes", 0, 0, ""},
-                         fmt::format("{} disagrees with {}:{}, whose rank lines name {} host(s)", *given.nodes, path,
-                                     run.rank_hosts.front().second, shape.nodes));
-    if (given.gpus_per_node && *given.gpus_per_node != shape.gpus_per_node)
-        throw InputError({"--gpus-per-node", 0, 0, ""},
-                         fmt::format("{} disagrees with {}:{}, whose rank lines put {} rank(s) on each host",
-                                     *given.gpus_per_node, path, run.rank_hosts.front().second, shape.gpus_per_node));
-    return shape;
-}
-
-CollectiveKind run_collective(const Run& run, const std::string& path, int ranks) {
-    if (!run.program.empty()) {
-        bool priced = false;
-        const auto kind = program_collective(run.program, &priced);
-        if (!kind)
-            fail(path, run.program_line,
-                 "'" + run.program +
-                     "': dtcalc prices all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf and "
-                     "sendrecv_perf only; leave this run out");
-        return *kind;
-    }
-    if (const auto kind = file_name_collective(path)) return *kind;
-    // The table: only a reduce-scatter prints a reducing op with a rank's share as count.
-    const LogRow& first = run.rows.front();
-    const int bytes = type_bytes(first.type);
-    if (first.root && *first.root >= 0)
-        fail(path, first.line, "a rooted collective (root " + std::to_string(*first.root) +
-                                   ": broadcast, reduce, gather or scatter); dtcalc prices none of them");
-    if (first.count && bytes > 0 && !first.redop.empty()) {
-        const bool share = static_cast<std::uint64_t>(*first.count) * bytes * ranks == first.bytes && ranks > 1;
-        if (share && first.redop != "none") return CollectiveKind::ReduceScatter;
-        fail(path, run.header_line,
-             std::string("cannot tell which collective this run measured: it has no '# Collective test starting:' "
-                         "line (nccl-tests before 2.14 prints none), the file name names none, and its table fits ") +
-                 (share ? "all_gather_perf and alltoall_perf alike" : "all_reduce_perf and sendrecv_perf alike") +
-                 "; name the file after the program, e.g. " + (share ? "all_gather_perf.log" : "all_reduce_perf.log"));
-    }
-    fail(path, run.header_line,
-         "cannot tell which collective this run measured: no '# Collective test starting:' line, and the file name "
-         "names none; name the file after the program, e.g. all_reduce_perf.log");
-}
-
-void check_row_fits(const LogRow& row, CollectiveKind kind, int ranks, const std::string& path) {
-    const std::string program = program_of(kind);
-    if (row.root && *row.root >= 0)
-        fail(path, row.line, fmt::format("root {}: {} has no root (nccl-tests prints -1)", *row.root, program));
-    if (!row.redop.empty() && (row.redop == "none") == reducing(kind))
-        fail(path, row.line,
-             fmt::format("redop '{}' does not fit {}, which prints {}", row.redop, program,
-                         reducing(kind) ? "a reduction op" : "'none'"));
-    const int bytes = type_bytes(row.type);
-    if (!row.count || bytes == 0) return;
-    const std::uint64_t expected =
-        static_cast<std::uint64_t>(*row.count) * static_cast<std::uint64_t>(bytes) *
-        static_cast<std::uint64_t>(per_rank_count(kind) ? ranks : 1);
-    if (expected != row.bytes)
-        fail(path, row.line,
-             fmt::format("count {} of {} ({} B each) does not fit size {} for {} on {} ranks (nccl-tests prints "
-                         "size = count x type size{})",
-                         *row.count, row.type, bytes, row.bytes, program, ranks,
-                         per_rank_count(kind) ? " x ranks" : ""));
-}
-
-void finish_run(const Run& run, const std::string& path, const NcclLogShape& given,
-                std::vector<NcclMeasurement>& out) {
-    if (run.rows.empty()) return;  // a run that stopped before its table (e.g. out of memory)
-    const Shape shape = run_shape(run, path, given);
-    const int ranks = shape.nodes * shape.gpus_per_node;
-    const CollectiveKind kind = run_collective(run, path, ranks);
-    // NCCL's own choice per size, where the run printed it (the first call
-    // of a size decides; every later one is the same).
-    const std::string function = kind == CollectiveKind::AllReduce       ? "AllReduce"
-                                 : kind == CollectiveKind::AllGather     ? "AllGather"
-                                 : kind == CollectiveKind::ReduceScatter ? "ReduceScatter"
-                                                                         : "";
-    const std::uint64_t share = per_rank_count(kind) ? static_cast<std::uint64_t>(ranks) : 1;
-    auto ran = [&](std::uint64_t bytes) -> const NcclTuningLine* {
-        for (const NcclTuningLine& t : run.tuning)
-            if (t.function == function && t.bytes * share == bytes) return &t;
-        return nullptr;
-    };
-    const EnvSetting none;
-    const EnvSetting& algo = run.env.algo ? *run.env.algo : none;
-    const EnvSetting& proto = run.env.proto ? *run.env.proto : none;
-    const StatedNcclForce stated = stated_nccl_force(algo.value, {path, algo.line, 0, "NCCL_ALGO"}, proto.value,
-                                                     {path, proto.line, 0, "NCCL_PROTO"});
-    for (const LogRow& row : run.rows) {
-        check_row_fits(row, kind, ranks, path);
-        NcclMeasurement m;
-        m.kind = kind;
-        m.nodes = shape.nodes;
-        m.gpus_per_node = shape.gpus_per_node;
-        m.bytes = row.bytes;
-        m.time_us = row.time_us;
-        m.where = {path, row.line, 0, ""};
-        m.source = path + ":" + std::to_string(row.line);
-        m.force = stated.force;
-        m.force_origin = stated.origin;
-        m.gpus_per_thread = run.gpus_per_thread;
-        m.timed_operations = run.timed_operations;
-        if (const NcclTuningLine* t = ran(row.bytes)) {
-            m.nccl_ran = t->choice;
-            m.nccl_ran_channels = t->channels;
-        }
-        out.push_back(std::move(m));
-    }
-}
-
 // Why `run` counts as failed, if it does: nccl-tests said so, or its table
 // has no rows or no closing line. `next_line`: the line the next run begins
 // on, 0 when the log ends.
@@ -314,7 +140,7 @@ std::optional<NcclTestsRunFailed> run_failure(const Run& run, int next_line, con
     const std::size_t rows = run.rows.size();
     const std::string printed =
         rows == 0 ? "" : fmt::format("{} result row{} (the last {} B, on line {})", rows, rows == 1 ? "" : "s",
-                                    run.rows.back().bytes, run.rows.back().line);
+                                    run.rows.back().bytes, run.rows.back().at.line);
     if (run.failure_line > 0) {
         const std::string when = rows == 0   ? "before its first result row"
                                  : run.ended ? "after its table ended"
@@ -340,18 +166,18 @@ std::optional<NcclTestsRunFailed> run_failure(const Run& run, int next_line, con
 
 void close_run(const Run& run, int next_line, const std::string& path, const NcclLogShape& shape,
                NcclTestsLog& out) {
-    finish_run(run, path, shape, out.rows);
+    append_nccl_tests_run(run, path, shape, out.rows);
     if (auto failed = run_failure(run, next_line, path)) out.failed_runs.push_back(std::move(*failed));
 }
 
 // Record one setting line; every rank prints it, and they must agree.
-void record_setting(std::optional<EnvSetting>& slot, const std::string& variable, const std::string& value,
+void record_setting(std::optional<NcclTestsSetting>& slot, const std::string& variable, const std::string& value,
                     int line, const std::string& path) {
     if (slot && slot->value != value)
         fail(path, line,
              fmt::format("{} set to '{}' here but to '{}' at line {} for the same run", variable, value, slot->value,
-                         slot->line));
-    if (!slot) slot = EnvSetting{value, line};
+                         slot->at.line));
+    if (!slot) slot = NcclTestsSetting{value, {path, line, 0, variable}};
 }
 
 // The text with each line's launcher tag removed (log_tokens.h), line for line.
@@ -438,9 +264,10 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
             continue;
         }
         if (const auto setting = nccl_env_line(line)) {
-            EnvSettings& into = run && !run->ended ? run->env : pending;
-            record_setting(setting->variable == "NCCL_ALGO" ? into.algo : into.proto, setting->variable, setting->value,
-                           line_number, path);
+            std::optional<NcclTestsSetting>& into =
+                setting->variable == "NCCL_ALGO" ? (run && !run->ended ? run->algo : pending.algo)
+                                                 : (run && !run->ended ? run->proto : pending.proto);
+            record_setting(into, setting->variable, setting->value, line_number, path);
             continue;
         }
         if (tokens[0] != "#") {
@@ -461,15 +288,19 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
             if (run) close_run(*run, line_number, path, shape, out);
             run.emplace();
             run->header_line = line_number;
+            run->header_at = {path, line_number, 0, ""};
+            run->hosts_named_by = "rank lines";
+            run->hosts_expected = "'#  Rank N Group N Pid N on HOST device N' lines";
             run->failure_line = std::exchange(pending_failure_line, 0);
             run->failure = std::exchange(pending_failure, {});
             if (tokens.size() >= 5 && tokens[3] == "nGpus")
                 run->gpus_per_thread = header_number(tokens[4], "a whole number of GPUs", "nGpus", 1, path, line_number);
             run->timed_operations = timed_operations(tokens, path, line_number);
-            run->env = std::move(pending);
+            run->algo = std::move(pending.algo);
+            run->proto = std::move(pending.proto);
             pending = {};
             run->program = pending_program;
-            run->program_line = pending_program_line;
+            run->program_at = {path, pending_program_line, 0, ""};
             pending_program.clear();
             in_table = false;
             continue;
@@ -478,11 +309,11 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
         // had groups "#   Rank  0 Pid 1234 on HOST device 0 ...".
         if (tokens.size() >= 9 && tokens[1] == "Rank" && tokens[3] == "Group" && tokens[5] == "Pid" &&
             tokens[7] == "on") {
-            if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[8]), line_number);
+            if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[8]), InputLocation{path, line_number, 0, ""});
             continue;
         }
         if (tokens.size() >= 7 && tokens[1] == "Rank" && tokens[3] == "Pid" && tokens[5] == "on") {
-            if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[6]), line_number);
+            if (run && !in_table) run->rank_hosts.emplace_back(std::string(tokens[6]), InputLocation{path, line_number, 0, ""});
             continue;
         }
         const bool table_header = std::find(tokens.begin(), tokens.end(), "size") != tokens.end() &&

@@ -58,14 +58,9 @@
 #include <vector>
 
 #include "validate/nccl_measurement.h"
+#include "validate/nccl_tests_run.h"
 
 namespace dtcalc {
-
-/// Cluster shape given on the command line (empty: read from the rank lines).
-struct NcclLogShape {
-    std::optional<int> nodes;          ///< --nodes
-    std::optional<int> gpus_per_node;  ///< --gpus-per-node
-};
 
 /// A run nccl-tests reported failed, or one its log cuts short: where
 /// nccl-tests said so ("<host>: Test NCCL failure <file>:<line> '<NCCL's
