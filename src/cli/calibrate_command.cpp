@@ -155,8 +155,8 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
         "Fit a preset's calibrated constants to measured nccl-tests output and training runs; report the error in and "
         "out of sample");
     command->add_option("inputs", options->inputs,
-                        "nccl-tests output files, folders of them, dataset CSVs (validation/nccl/ format), or training "
-                        "cases (validation/training/cases.csv format)")
+                        "nccl-tests output files (as printed, or its -J JSON), folders of them, dataset CSVs "
+                        "(validation/nccl/ format), or training cases (validation/training/cases.csv format)")
         ->required();
     command->add_option("--preset,-p", options->preset, "The preset to fit (a name or a .toml path)")->required();
     command->add_option("--nodes", options->nodes, "Nodes, for nccl-tests logs without rank lines");

@@ -111,8 +111,8 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
     command->add_flag("--verbose,-v", options->verbose,
                       "List every case (predicted vs measured) after the summary; --format csv|json lists them too");
     command->add_option("--dataset", options->datasets,
-                        "Run only this dataset (repeatable); a file or folder of nccl-tests output or dataset CSVs "
-                        "is read and predicted on --preset");
+                        "Run only this dataset (repeatable); a file or folder of nccl-tests output (as printed, or "
+                        "its -J JSON) or dataset CSVs is read and predicted on --preset");
     command->add_option("--preset", options->preset, "The system to predict --dataset files and folders on");
     command->add_option("--nodes", options->nodes, "Nodes, for nccl-tests logs without rank lines");
     command->add_option("--gpus-per-node", options->gpus_per_node,

@@ -17,6 +17,11 @@ ConfigValue read_yaml_file(const std::string& path);
 ConfigValue parse_toml_text(const std::string& text, const std::string& source_name);
 ConfigValue parse_json_text(const std::string& text, const std::string& source_name);
 
+/// Throws InputError (the file and line, the parser's words) when `text` is
+/// not well-formed JSON; for readers of other programs' JSON, whose documents
+/// hold what ConfigValue does not (null).
+void check_json_text(const std::string& text, const std::string& source_name);
+
 /// The whole file as text; throws when it cannot be read, is empty or holds NUL bytes.
 std::string read_text_file(const std::string& path);
 

@@ -73,10 +73,11 @@ ConfigValue convert(const nlohmann::json& node, const std::string& file, const s
 
 ConfigValue read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
-ConfigValue parse_json_text(const std::string& text, const std::string& path) {
-    nlohmann::json document;
+namespace {
+
+nlohmann::json parse_document(const std::string& text, const std::string& path) {
     try {
-        document = nlohmann::json::parse(text);
+        return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         const LineFinder lines{text};
         std::string message = e.what();
@@ -96,6 +97,14 @@ ConfigValue parse_json_text(const std::string& text, const std::string& path) {
                 line = LineFinder{text}.line_of(at);
         throw InputError({path, line, 0, ""}, "invalid JSON: " + message);
     }
+}
+
+}  // namespace
+
+void check_json_text(const std::string& text, const std::string& path) { (void)parse_document(text, path); }
+
+ConfigValue parse_json_text(const std::string& text, const std::string& path) {
+    const nlohmann::json document = parse_document(text, path);
     const LineFinder lines{text};
     ConfigValue root = convert(document, path, "", lines, 0);
     root.where.line = 0;

@@ -8,6 +8,7 @@
 #include "collective/nccl/nccl_selection.h"
 #include "config/config_readers.h"
 #include "validate/nccl_tests_csv.h"
+#include "validate/nccl_tests_json.h"
 
 namespace dtcalc {
 namespace {
@@ -27,7 +28,8 @@ void read_file(const std::string& path, const NcclLogShape& shape, const std::st
     if (looks_like_nccl_tests_csv(first_line)) {
         rows = read_nccl_tests_csv(path);
     } else {
-        NcclTestsLog log = parse_nccl_tests_log_with_failures(text, path, shape);
+        NcclTestsLog log = looks_like_json(text) ? parse_nccl_tests_json(text, path, shape)
+                                                 : parse_nccl_tests_log_with_failures(text, path, shape);
         if (!log.failed_runs.empty() && !skip_failed_runs) throw log.failed_runs.front();
         for (NcclTestsRunFailed& failed : log.failed_runs) out.failed_runs.push_back(std::move(failed));
         rows = std::move(log.rows);

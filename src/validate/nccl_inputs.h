@@ -48,7 +48,8 @@ std::string failed_run_note(const NcclTestsRunFailed& failed);
 
 /// Every collective row of every input that NCCL does not discard, in the
 /// order given (a folder's files sorted by path). Throws InputError for a path that does not exist, a folder with no
-/// files, or any file that cannot be read as either format, or a file of
+/// files, or any file that cannot be read as one of the formats (nccl-tests'
+/// text output or -J JSON, a dataset CSV), or a file of
 /// training cases (read_measured_inputs reads those).
 std::vector<NcclMeasurement> read_nccl_inputs(const std::vector<std::string>& paths, const NcclLogShape& shape = {});
 

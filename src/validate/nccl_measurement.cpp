@@ -9,6 +9,11 @@
 
 namespace dtcalc {
 
+std::string nccl_input_place(const InputLocation& at) {
+    if (at.line > 0) return at.file + ":" + std::to_string(at.line);
+    return at.key.empty() ? at.file : at.file + " (" + at.key + ")";
+}
+
 StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
                                   const InputLocation& proto_at) {
     StatedNcclForce out;
@@ -16,8 +21,8 @@ StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& 
     apply_nccl_proto(out.force, proto, proto_at);
     const auto note = [&](const char* variable, const std::string& value, const InputLocation& at) {
         if (value.empty()) return;
-        out.origin += (out.origin.empty() ? "" : ", ") + std::string(variable) + "=" + value + " at " + at.file + ":" +
-                      std::to_string(at.line);
+        out.origin += (out.origin.empty() ? "" : ", ") + std::string(variable) + "=" + value + " at " +
+                      nccl_input_place(at);
     };
     note("NCCL_ALGO", algo, algo_at);
     note("NCCL_PROTO", proto, proto_at);

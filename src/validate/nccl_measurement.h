@@ -47,6 +47,10 @@ struct NcclMeasurement {
     int gpus() const { return nodes * gpus_per_node; }
 };
 
+/// A place in an input as a message names it: "file:line" where the line is
+/// known, else "file (key)" (a JSON member), else the file.
+std::string nccl_input_place(const InputLocation& at);
+
 /// A run's own NCCL_ALGO / NCCL_PROTO (either may be empty: unset), read at
 /// where its input states them: the restriction, and "NCCL_ALGO=Ring at
 /// file:line" for messages. Throws InputError at the place for a value NCCL

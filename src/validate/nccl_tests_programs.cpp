@@ -19,8 +19,8 @@ std::optional<CollectiveKind> program_collective(std::string_view program, bool*
     const std::size_t slash = program.find_last_of('/');
     if (slash != std::string_view::npos) program = program.substr(slash + 1);
     std::string key = squashed_lower(program);
+    if (key.ends_with("mpi")) key.resize(key.size() - 3);  // all_reduce_perf_mpi: the MPI build's name
     if (key.ends_with("perf")) key.resize(key.size() - 4);
-    if (key.ends_with("mpi")) key.resize(key.size() - 3);
     *priced = true;
     if (key == "allreduce") return CollectiveKind::AllReduce;
     if (key == "reducescatter") return CollectiveKind::ReduceScatter;

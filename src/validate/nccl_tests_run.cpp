@@ -19,11 +19,6 @@ bool per_rank_count(CollectiveKind kind) {
 }
 bool reducing(CollectiveKind kind) { return kind != CollectiveKind::AllGather && kind != CollectiveKind::AllToAll; }
 
-// "file:line", as a message names a place inside another's text.
-std::string where_text(const InputLocation& at) {
-    return at.line > 0 ? at.file + ":" + std::to_string(at.line) : at.file;
-}
-
 struct Shape {
     int nodes = 1;
     int gpus_per_node = 1;
@@ -51,11 +46,11 @@ Shape run_shape(const NcclTestsRun& run, const NcclLogShape& given) {
     if (given.nodes && *given.nodes != shape.nodes)
         throw InputError({"--nodes", 0, 0, ""},
                          fmt::format("{} disagrees with {}, whose {} name {} host(s)", *given.nodes,
-                                     where_text(run.rank_hosts.front().second), run.hosts_named_by, shape.nodes));
+                                     nccl_input_place(run.rank_hosts.front().second), run.hosts_named_by, shape.nodes));
     if (given.gpus_per_node && *given.gpus_per_node != shape.gpus_per_node)
         throw InputError({"--gpus-per-node", 0, 0, ""},
                          fmt::format("{} disagrees with {}, whose {} put {} rank(s) on each host",
-                                     *given.gpus_per_node, where_text(run.rank_hosts.front().second),
+                                     *given.gpus_per_node, nccl_input_place(run.rank_hosts.front().second),
                                      run.hosts_named_by, shape.gpus_per_node));
     return shape;
 }
@@ -151,7 +146,7 @@ void append_nccl_tests_run(const NcclTestsRun& run, const std::string& path, con
         m.bytes = row.bytes;
         m.time_us = row.time_us;
         m.where = row.at;
-        m.source = path + ":" + std::to_string(row.at.line);
+        m.source = row.at.line > 0 ? path + ":" + std::to_string(row.at.line) : path + " " + row.at.key;
         m.force = stated.force;
         m.force_origin = stated.origin;
         m.gpus_per_thread = run.gpus_per_thread;
