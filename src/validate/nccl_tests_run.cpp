@@ -37,7 +37,7 @@ Shape run_shape(const NcclTestsRun& run, const NcclLogShape& given) {
     const int ranks = static_cast<int>(run.rank_hosts.size());
     const int nodes = static_cast<int>(per_host.size());
     for (const auto& [host, count] : per_host)
-        if (count * nodes != ranks)
+        if (static_cast<long long>(count) * nodes != ranks)
             fail(run.rank_hosts.front().second,
                  fmt::format("the {} put {} ranks on {} but {} ranks on {} hosts cannot be as many on each; "
                              "dtcalc models nodes of equal GPU counts",
