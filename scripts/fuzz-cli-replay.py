@@ -87,6 +87,8 @@ def command_for(target, data, scratch):
                 "--network", str(gemm / "network_8x2.yml"), "--system", str(gemm / "system_8x2.json"), "--evaluate"]
     if target == "nccl_tests_log":
         return ["validate", "--dataset", file_with(".log", "all_reduce_perf"), "--preset", "h100-ib-ndr400"]
+    if target == "nccl_tests_json":
+        return ["validate", "--dataset", file_with(".json", "all_reduce_perf"), "--preset", "h100-ib-ndr400"]
     if target == "training_cases":
         return ["validate", "--dataset", file_with(".csv", "cases"), "--preset", "h100-ib-ndr400"]
     if target == "plan_options":
