@@ -115,6 +115,36 @@ TEST_CASE("LL128 is on by default only between GPUs on NVLink, as NCCL enables i
     CHECK(one_gpu.algorithm == "ring/LL128");
 }
 
+TEST_CASE("an H800 node: NCCL's rules on 8 NVLinks, and the all-reduce a public H800 node shows") {
+    // 8 NVLinks at SM90_NVLINK_BW 20.6: P = 164.8 GB/s. Ring search, pass 1
+    // over sm90's intra steps from 60: 2 x 60 = 120, 3 x 50 = 150, 4 x 40 =
+    // 160, 5 x 30 = 150 -> 4 x 40; ncclTopoDupChannels: 8 x 20 (40 >= 25, and
+    // not more than 4 channels); pass 2: 8 x 24 = 192 > 164.8 keeps 8 x 20;
+    // postset doubles: 16 channels, 160 GB/s. NVLS heads: 9 s <= 164.8 -> s =
+    // 15 (20 x 9 = 180 too much).
+    const System h800 = catalogue_system("h800", "ndr400", 1);
+    const Network network = shape_cluster(h800.network, 1, 8);
+    const CommGroup group = whole_network_group(network);
+    const NcclShape shape = nccl_shape(group);
+    const NcclRates rates = nccl_rates(network, group, shape, *h800.nccl());
+    CHECK(rates.topology.ring.channels == 8);
+    CHECK(rates.topology.ring.bw_intra == 20.0);
+    CHECK(rates.topology.channels == 16);
+    CHECK(rates.topology.nvls.channels == 8);
+    CHECK(rates.topology.nvls.bw_intra == 15.0);
+    // NVLS all-reduce as it runs streams nvls-efficiency x NVLink x n/(n+1) of
+    // algorithm bandwidth at NCCL's 128 KiB chunk: 0.85 x 160 x 8/9 = 120.89 GB/s,
+    // 2 x 7/8 of it bus bandwidth, 211.56 GB/s; at 8 GiB (128 KiB chunks) the
+    // latency and one loop of fill are below 0.5 %. NVIDIA/nccl#1374 shows an
+    // 8 x H800 node's all-reduce at 215 GB/s of bus bandwidth (no fit on it).
+    const double bytes = 8.0 * GiB;
+    const Run r = run(h800, CollectiveKind::AllReduce, 8 * GiB, 1, 8);
+    CHECK(r.algorithm == "nvls/Simple");
+    const double bus = bytes / (r.us * 1e3) * 2.0 * 7.0 / 8.0;
+    CHECK(bus == doctest::Approx(211.56).epsilon(0.005));
+    CHECK(bus == doctest::Approx(215.0).epsilon(0.03));
+}
+
 TEST_CASE("a NIC faster than its GPU's PCIe link moves what the link carries") {
     // PCIe payload per direction (NcclHardware::pcie_payload_gbps): Gen4 x16
     // 16 x 16 GT/s / 8 x 128/130 x 256/280 = 28.80703 GB/s; Gen5 x16 twice that,
