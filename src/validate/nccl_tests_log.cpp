@@ -34,7 +34,6 @@ struct EnvSettings {
 
 // A run as the text states it, and what the text parser tracks about it.
 struct Run : NcclTestsRun {
-    int header_line = 0;  // the "# nThread" line
     std::optional<TableColumns> columns;
     bool ended = false;     // its table closed ("# Out of bounds" / "# Avg bus bandwidth" after its rows)
     int closing_line = 0;   // the first such closing line, rows or none
@@ -155,9 +154,9 @@ std::optional<NcclTestsRunFailed> run_failure(const Run& run, int next_line, con
         return NcclTestsRunFailed({path, run.closing_line, 0, ""},
                                   fmt::format("{} closed its table without a result row", name));
     if (rows == 0)
-        return NcclTestsRunFailed({path, run.header_line, 0, ""},
+        return NcclTestsRunFailed({path, run.header_at.line, 0, ""},
                                   fmt::format("{} printed no result rows: {}", name, cut));
-    return NcclTestsRunFailed({path, run.header_line, 0, ""},
+    return NcclTestsRunFailed({path, run.header_at.line, 0, ""},
                               fmt::format("{} stops after {} without nccl-tests' closing '# Avg bus bandwidth' "
                                           "line: {}",
                                           name, printed, cut),
@@ -287,8 +286,7 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
         if (tokens.size() >= 2 && tokens[1] == "nThread") {
             if (run) close_run(*run, line_number, path, shape, out);
             run.emplace();
-            run->header_line = line_number;
-            run->header_at = {path, line_number, 0, ""};
+            run->header_at = {path, line_number, 0, ""};  // the "# nThread" line
             run->hosts_named_by = "rank lines";
             run->hosts_expected = "'#  Rank N Group N Pid N on HOST device N' lines";
             run->failure_line = std::exchange(pending_failure_line, 0);

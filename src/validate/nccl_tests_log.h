@@ -20,20 +20,11 @@
 // out-of-place time (the first `time` or `cputime` column; in-place is not
 // used), the collective and the cluster shape.
 //
-// The collective: the program named by "# Collective test starting:", else
-// one named in the file name (all_reduce, allreduce, all-reduce, ...), else the
-// table's columns when they decide it (a reducing collective whose count is a
-// rank's share of the size is a reduce-scatter; the others come in pairs that
-// print alike: all-reduce and sendrecv, all-gather and alltoall). Where the
-// table has count, type and redop it must agree with the collective: nccl-tests
-// prints count x type size = size for all_reduce and sendrecv, and x ranks for
-// all_gather, reduce_scatter and alltoall; redop "none" for all_gather and
-// alltoall only.
-//
-// The shape: nodes = distinct host names of the "#  Rank" lines (nccl-tests
-// before 2.13.4 prints them without "Group N": "#   Rank  0 Pid 1234 on HOST
-// device 0 ..."), GPUs per node = ranks / nodes (every host must have as many). `--nodes` / `--gpus-per-node`
-// give it where the log has no rank lines, and must agree with them where it has.
+// The collective, the shape and the checks of each row are the rules of
+// nccl_tests_run.h, with the program named by "# Collective test starting:"
+// and the hosts of the "#  Rank ... on HOST device ..." lines (nccl-tests
+// before 2.13.4 prints them without "Group N"); `--nodes` /
+// `--gpus-per-node` give the shape where the log has no rank lines.
 //
 // NCCL_DEBUG=INFO output states a forced algorithm or protocol:
 //
