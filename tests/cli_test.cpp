@@ -69,15 +69,35 @@ TEST_CASE("collective --backend nccl shows NICs in use, channels, algorithm and 
     }
 }
 
-TEST_CASE("collective on one NPU prices 0 us and says why; an empty collective too") {
-    // One rank: NCCL moves nothing between GPUs (src/enqueue.cc,
-    // ncclLaunchOneRank: a device copy out of place, nothing in place).
+TEST_CASE("collective on one NPU: NCCL's copy priced where the tables give its rate, else 0 us and why") {
+    // One rank: NCCL moves nothing between GPUs (src/enqueue.cc, taskAppend ->
+    // ncclLaunchOneRank): out of place, as nccl-tests' first column times it,
+    // a device copy. H100: 5.4 us + 2 x 1 MiB / (3,350 x 0.904 GB/s) = 5,400 +
+    // 692.5 ns = 6.0925 us (presets/nccl/hopper.toml).
     const std::string preset = std::string("--preset ") + DTCALC_PRESETS_DIR + "/h100-ib-ndr400.toml";
     const Run one = run_dtcalc("collective all-reduce --backend nccl --size 1MiB " + preset +
                                " --nodes 1 --gpus-per-node 1 --format json");
     REQUIRE(one.exit_code == 0);
-    CHECK(one.out.find("\"time_us\": 0") != std::string::npos);
-    CHECK(one.out.find("dtcalc: note: all-reduce on 1 NPU: nothing moves between NPUs, so 0 us") != std::string::npos);
+    const auto doc = nlohmann::json::parse(one.out.substr(0, one.out.find("dtcalc:")));
+    CHECK(doc[0]["time_us"].get<double>() == doctest::Approx(6.0925).epsilon(1e-4));
+    CHECK(doc[0]["nics"] == 0);
+    CHECK(doc[0]["channels"] == 0);
+    CHECK(doc[0]["algorithm"] == "copy");
+    CHECK(doc[0]["protocol"] == "none");
+    CHECK(one.out.find("on 1 NPU") == std::string::npos);
+    // All-to-all: NCCL's point-to-point kernel copies a rank's share to itself, not priced.
+    const Run a2a = run_dtcalc("collective all-to-all --backend nccl --size 1MiB " + preset +
+                               " --nodes 1 --gpus-per-node 1 --format json");
+    REQUIRE(a2a.exit_code == 0);
+    CHECK(a2a.out.find("\"time_us\": 0") != std::string::npos);
+    CHECK(a2a.out.find("\"algorithm\": \"none\"") != std::string::npos);
+    CHECK(a2a.out.find("dtcalc: note: all-to-all on 1 NPU: nothing moves between NPUs, so 0 us (NCCL sends a rank's "
+                       "share to itself in its point-to-point kernel; that copy is not priced)") != std::string::npos);
+    CHECK(a2a.out.find("NCCL discards an empty collective") == std::string::npos);
+    // A100: NCCL's Ampere tables here state no copy rate.
+    const Run a100 = run_dtcalc("collective all-reduce --size 1MiB --gpu a100-80gb-sxm --nodes 1 --gpus-per-node 1");
+    REQUIRE(a100.exit_code == 0);
+    CHECK(a100.out.find("this preset's [nccl] table states no copy-efficiency to price it") != std::string::npos);
     // Two ranks: no such note.
     const Run two = run_dtcalc("collective all-reduce --backend nccl --size 1MiB " + preset +
                                " --nodes 1 --gpus-per-node 2");

@@ -94,6 +94,8 @@ void same_nccl(const NcclParameters& a, const NcclParameters& b) {
     CHECK(a.nvlink_latency_us == b.nvlink_latency_us);
     CHECK(a.network_latency_us == b.network_latency_us);
     CHECK(a.ring_plateau_factor == b.ring_plateau_factor);
+    CHECK(a.copy_efficiency == b.copy_efficiency);
+    CHECK(a.copy_overhead_us == b.copy_overhead_us);
 }
 
 void same_device(const TrainingDevice& a, const TrainingDevice& b) {

@@ -187,6 +187,15 @@ TEST_CASE("bad [nccl] tables name file, line and key") {
         CHECK(error_of(path) ==
               path + ":" + std::to_string(line) + ":19: nccl.nvls-efficiency: must be > 0 when nvls = true");
     }
+    SUBCASE("one rank's copy: a share above 1, and one key without the other") {
+        const auto [path, line] = edited_preset("nccl_copy.toml", "copy-efficiency", "copy-efficiency = 1.2");
+        CHECK(error_of(path) ==
+              path + ":" + std::to_string(line) + ":19: nccl.copy-efficiency: expected a fraction in (0, 1], got 1.2");
+        const auto [lone, lone_line] = edited_preset("nccl_copy2.toml", "copy-overhead-us", "");
+        CHECK(error_of(lone) == lone + ":" + std::to_string(lone_line - 1) +
+                                    ":19: nccl.copy-efficiency: copy-efficiency needs copy-overhead-us beside it (a "
+                                    "copy's fixed cost)");
+    }
     SUBCASE("backend nccl without an [nccl] table") {
         std::string text = read_preset_text("hgx-h100");
         text = text.substr(0, text.find("# -----"));  // everything before [nccl]

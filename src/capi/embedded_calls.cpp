@@ -144,6 +144,7 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     ResolvedSystem sys = resolve_system(source, embedded_preset_dirs(&config, library_path));
     CollectiveQuery query;
     query.kind = *kind;
+    query.out_of_place = true;  // as `dtcalc collective`: nccl-tests' first time column
     query.group = npus ? first_npus_group(sys.system.network, *npus, "npus") : whole_network_group(sys.system.network);
     query.nccl = nccl_force_option(sys.system, algo ? as_string(*algo) : "", proto ? as_string(*proto) : "",
                                    algo ? algo->where : InputLocation{"", 0, 0, "algo"},

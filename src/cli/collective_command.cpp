@@ -10,6 +10,7 @@
 #include "collective/collective_cost.h"
 #include "collective/collective_links.h"
 #include "collective/nccl/nccl_model.h"
+#include "collective/nccl/nccl_one_rank.h"
 #include "core/count_range.h"
 #include "core/error.h"
 #include "network/cluster_shape.h"
@@ -46,6 +47,17 @@ struct CollectiveOptions {
 };
 
 // nccl-tests' parsesize(): a number with an optional K, M or G (binary, either case).
+// Why a one-NPU row of a nonzero size prices at 0 us (the nccl backend prices
+// NCCL's out-of-place copy where it can: nccl_one_rank.h).
+std::string one_rank_zero_reason(CollectiveKind kind, NetworkBackend backend) {
+    if (backend != NetworkBackend::Nccl) return " (ASTRA-sim's backends move nothing on one NPU)";
+    if (!nccl_one_rank_copies(kind))
+        return " (NCCL sends a rank's share to itself in its point-to-point kernel; that copy is not priced)";
+    return " (NCCL with one rank copies the buffer on the GPU when the call is out of place, nccl-tests' first time "
+           "column: src/enqueue.cc, ncclLaunchOneRank; this preset's [nccl] table states no copy-efficiency to "
+           "price it)";
+}
+
 std::uint64_t nccl_tests_size(const std::string& text, const char* flag) {
     std::string t = text;
     if (!t.empty() && (t.back() == 'k' || t.back() == 'm' || t.back() == 'g'))
@@ -188,6 +200,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     CollectiveQuery query;
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;
+    query.out_of_place = true;  // nccl-tests' first time column
     std::vector<CollectiveRow> rows;
     for (const Case& c : cases) {
         query.group = c.group;
@@ -197,15 +210,15 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         }
     }
     std::vector<std::string> zero_notes;  // why a row prices at 0 us
-    if (std::any_of(rows.begin(), rows.end(), [](const CollectiveRow& r) { return r.result.algorithm == "none"; }))
+    if (std::any_of(rows.begin(), rows.end(),
+                    [](const CollectiveRow& r) { return r.result.algorithm == "none" && r.size_bytes == 0; }))
         zero_notes.push_back(std::string("nccl backend: ") + std::string(collective_kind_name(*kind)) +
                              " of 0 bytes: NCCL discards an empty collective (src/enqueue.cc, taskAppend) and runs "
                              "no kernel, so 0 us");
-    if (std::any_of(rows.begin(), rows.end(), [](const CollectiveRow& r) { return r.npus == 1 && r.size_bytes > 0; }))
-        zero_notes.push_back(std::string(collective_kind_name(*kind)) +
-                             " on 1 NPU: nothing moves between NPUs, so 0 us (NCCL with one rank copies the buffer "
-                             "on the GPU when the call is out of place, nccl-tests' first time column, and does "
-                             "nothing in place: src/enqueue.cc, ncclLaunchOneRank; that copy is not priced)");
+    if (std::any_of(rows.begin(), rows.end(),
+                    [](const CollectiveRow& r) { return r.npus == 1 && r.size_bytes > 0 && r.result.time_ns == 0; }))
+        zero_notes.push_back(std::string(collective_kind_name(*kind)) + " on 1 NPU: nothing moves between NPUs, so 0 us" +
+                             one_rank_zero_reason(*kind, rows.front().backend));
     const WarningsAtEnd zero_note(zero_notes, "note");
     // Where congestion comes from, at the largest size (and count); worked out
     // before any output, so that an error leaves stdout empty.

@@ -49,6 +49,11 @@ struct CollectiveQuery {
     /// false: the group alone, as nccl-tests runs it. The nccl backend then
     /// splits a NIC that several GPUs share among the copies on it.
     bool on_every_gpu = false;
+    /// The output is a buffer apart from the input, as in nccl-tests' first
+    /// (out-of-place) time column; false: in place, as a training step's
+    /// gradients and activations are reduced. It matters on one rank, where
+    /// the nccl backend then prices NCCL's copy (nccl_one_rank.h).
+    bool out_of_place = false;
 };
 
 struct PhaseBreakdown {

@@ -128,6 +128,15 @@ NcclParameters nccl_parameters_from(const ConfigValue& table) {
     p.ring_network_channel_bandwidth = r.positive_number("ring-network-channel-bandwidth");
     p.ring_network_slice_overhead_us = r.non_negative_number("ring-network-slice-overhead-us");
     p.ring_plateau_factor = r.positive_number("ring-plateau-factor");
+    // Optional, together: one rank's out-of-place copy (nccl_one_rank.h).
+    if (r.has("copy-efficiency") || r.has("copy-overhead-us")) {
+        if (!r.has("copy-overhead-us"))
+            fail_at(r.required("copy-efficiency"), "copy-efficiency needs copy-overhead-us beside it (a copy's fixed cost)");
+        if (!r.has("copy-efficiency"))
+            fail_at(r.required("copy-overhead-us"), "copy-overhead-us needs copy-efficiency beside it (a copy's share of the HBM rate)");
+        p.copy_efficiency = fraction(r.required("copy-efficiency"));
+        p.copy_overhead_us = r.non_negative_number("copy-overhead-us");
+    }
     if (r.has("assumed")) p.assumed = r.string_list("assumed");
 
     {

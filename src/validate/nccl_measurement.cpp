@@ -68,7 +68,8 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
                                         "), which the nccl backend only models (this system uses " +
                                         std::string(network_backend_name(system.backend)) + ")");
     const NcclForce& restriction = row.force.unset() ? force : row.force;
-    const CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), restriction};
+    CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), restriction};
+    query.out_of_place = true;  // the rows are nccl-tests' out-of-place times
     try {
         CollectiveResult result = collective_time(shaped, query);
         // sendrecv_perf's ranks between a node's first and last use NVLink only

@@ -1,6 +1,7 @@
 #include "collective/nccl/nccl_model.h"
 
 #include "collective/nccl/nccl_cost.h"
+#include "collective/nccl/nccl_one_rank.h"
 #include "collective/nccl/nccl_p2p.h"
 #include "core/error.h"
 
@@ -42,6 +43,29 @@ const NcclParameters& nccl_parameters(const SystemConfig& system) {
     return *system.nccl;
 }
 
+// One rank (nccl_one_rank.h): no NICs, no channels; out of place, NCCL's
+// copy where the preset states its rate ("copy"), else nothing ("none").
+CollectiveResult one_rank_result(const CollectiveQuery& query, const SystemConfig& system,
+                                 const NcclParameters& params, CollectiveResult result) {
+    result.algorithm = result.nccl_algorithm = result.nccl_protocol = "none";
+    if (!query.out_of_place || !nccl_one_rank_copies(query.kind)) return result;
+    const double ns = nccl_one_rank_copy_ns(query.bytes, system.local_mem_bw_gbps, params);
+    if (!(ns > 0)) return result;
+    result.algorithm = result.nccl_algorithm = "copy";
+    result.time_ns = ns;
+    PhaseBreakdown phase;
+    phase.kind = query.kind;
+    phase.algorithm.kind = AlgorithmKind::Direct;
+    phase.npus = 1;
+    phase.steps = 1;
+    phase.bytes_per_step = query.bytes;
+    phase.latency_ns = params.copy_overhead_us * 1000.0;
+    phase.bandwidth_ns = ns - phase.latency_ns;
+    phase.time_ns = ns;
+    result.phases.push_back(phase);
+    return result;
+}
+
 }  // namespace
 
 double nccl_send_recv_node_pair_ns(const Network& network, const SystemConfig& system, const CollectiveQuery& query) {
@@ -76,7 +100,7 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     CollectiveResult result;
     result.chunks = 1;
     result.chunk_bytes = query.bytes;
-    if (shape.ranks <= 1) return result;
+    if (shape.ranks <= 1) return one_rank_result(query, system, params, result);
     const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu);
     result.nics = rates.topology.nics;
     if (nccl_discards(query.kind, query.bytes)) {

@@ -12,7 +12,10 @@
 // bottleneck rate, wait = pipeline fill; `algorithm` names the choice
 // ("nvls/Simple"), with NICs in use per node and the channels it runs. An
 // all-reduce, all-gather or reduce-scatter of 0 bytes takes no time and no
-// phase, its choice "none": NCCL discards it (nccl_discards).
+// phase, its choice "none": NCCL discards it (nccl_discards). One rank runs
+// no algorithm: "copy" where NCCL copies the buffer (out of place, and the
+// tables state the copy's rate), else "none" at 0 (nccl_one_rank.h); no NICs,
+// no channels.
 #include <array>
 #include <cstdint>
 

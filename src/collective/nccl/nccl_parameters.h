@@ -134,6 +134,10 @@ struct NcclParameters {
     double p2p_copy_bandwidth_per_channel = 0; ///< GB/s one channel copies a rank's share to itself (calibrated)
     double p2p_per_channel_net_bandwidth = 14; ///< NCCL: P2P_PER_CHANNEL_NET_BW, sizes channels per NIC peer
 
+    // --- One rank (nccl_one_rank.h) ---
+    double copy_efficiency = 0;   ///< a device-to-device copy's share of the HBM rate (0: not stated, not priced)
+    double copy_overhead_us = 0;  ///< a copy's fixed cost (launch, ramp)
+
     // --- Latencies (microseconds) ---
     NcclPerAlgorithm base_latency_us{};     ///< once per collective
     NcclPerAlgorithm nvlink_latency_us{};   ///< per intra-node step
