@@ -145,6 +145,13 @@ class CollectiveTest(unittest.TestCase):
         self.assertEqual(choice(), "ring/LL")
         self.assertEqual(choice(proto="^LL"), "nvls/Simple")
         self.assertEqual(choice(algo="^nvls", proto="^LL"), "tree/LL128")
+        # nccl-tests' -d / -o: NVLS cannot average bfloat16 in the switch
+        # (ncclNvlsSupported), so the next estimate wins, as with ^nvls.
+        self.assertEqual(choice(proto="^LL", datatype="bfloat16", op="avg"), "tree/LL128")
+        self.assertEqual(choice(proto="^LL", datatype="bfloat16", op="sum"), "nvls/Simple")
+        with self.assertRaises(dtcalc.InputError) as e:
+            dtcalc.collective(kind="all-reduce", size="8", preset="hgx-h100", op="xor")
+        self.assertIn("expected nccl-tests' sum, prod, max, min, avg or mulsum, got 'xor'", str(e.exception))
         with self.assertRaises(dtcalc.InputError) as e:
             dtcalc.collective(kind="all-reduce", size="8", preset="hgx-h100", algo="fast")
         self.assertIn("algo='fast': expected Tree, Ring", str(e.exception))

@@ -138,6 +138,20 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (const ConfigValue* v = r.optional("npus")) npus = as_positive_integer(*v);
     const ConfigValue* algo = r.optional("algo");
     const ConfigValue* proto = r.optional("proto");
+    // nccl-tests' -d and -o (float and sum where not given).
+    NcclReduction reduction;
+    if (const ConfigValue* v = r.optional("datatype")) {
+        const auto type = parse_nccl_datatype(as_string(*v));
+        if (!type)
+            fail_at(*v, "expected nccl-tests' int8, uint8, int32, uint32, int64, uint64, half, float, double, "
+                        "bfloat16, f8e4m3 or f8e5m2, got '" + v->text + "'");
+        reduction.type = *type;
+    }
+    if (const ConfigValue* v = r.optional("op")) {
+        const auto op = parse_nccl_redop(as_string(*v));
+        if (!op) fail_at(*v, "expected nccl-tests' sum, prod, max, min, avg or mulsum, got '" + v->text + "'");
+        reduction.op = *op;
+    }
     r.finish();
     if ((source.nodes || source.gpus_per_node) && npus)
         throw InputError({"npus", 0, 0, ""}, "give either npus or nodes/gpus_per_node, not both");
@@ -145,6 +159,7 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     CollectiveQuery query;
     query.kind = *kind;
     query.out_of_place = true;  // as `dtcalc collective`: nccl-tests' first time column
+    query.reduction = reduction;
     query.group = npus ? first_npus_group(sys.system.network, *npus, "npus") : whole_network_group(sys.system.network);
     query.nccl = nccl_force_option(sys.system, algo ? as_string(*algo) : "", proto ? as_string(*proto) : "",
                                    algo ? algo->where : InputLocation{"", 0, 0, "algo"},

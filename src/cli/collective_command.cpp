@@ -37,6 +37,8 @@ struct CollectiveOptions {
     std::optional<long long> gpus_per_node;
     std::string algo;
     std::string proto;
+    std::string datatype;  ///< nccl-tests' -d (float by default)
+    std::string op;        ///< nccl-tests' -o (sum by default)
     SystemOptions system;
     std::string units = "us";
     std::string format = "table";
@@ -45,6 +47,27 @@ struct CollectiveOptions {
     bool links = false;
     bool tuning = false;
 };
+
+// nccl-tests' -d and -o (float and sum where not given).
+NcclReduction reduction_of(const CollectiveOptions& o) {
+    NcclReduction r;
+    if (!o.datatype.empty()) {
+        const auto type = parse_nccl_datatype(o.datatype);
+        if (!type)
+            throw InputError({"-d", 0, 0, ""}, "unknown type '" + o.datatype +
+                                                   "': expected nccl-tests' int8, uint8, int32, uint32, int64, "
+                                                   "uint64, half, float, double, bfloat16, f8e4m3 or f8e5m2");
+        r.type = *type;
+    }
+    if (!o.op.empty()) {
+        const auto op = parse_nccl_redop(o.op);
+        if (!op)
+            throw InputError({"-o", 0, 0, ""},
+                             "unknown op '" + o.op + "': expected nccl-tests' sum, prod, max, min, avg or mulsum");
+        r.op = *op;
+    }
+    return r;
+}
 
 // nccl-tests' parsesize(): a number with an optional K, M or G (binary, either case).
 // Why a one-NPU row of a nonzero size prices at 0 us (the nccl backend prices
@@ -201,6 +224,7 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
     query.kind = *kind;
     query.out_of_place = true;  // nccl-tests' first time column
+    query.reduction = reduction_of(options);
     std::vector<CollectiveRow> rows;
     for (const Case& c : cases) {
         query.group = c.group;
@@ -278,6 +302,12 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
                         "nccl backend: NCCL_ALGO, in its syntax: ring | tree | nvls | nvlstree | pat, a list, ^ to exclude, allreduce:tree");
     command->add_option("--proto", options->proto,
                         "nccl backend: NCCL_PROTO, in its syntax: LL | LL128 | Simple, a list, ^ to exclude, allreduce:LL128");
+    command->add_option("-d,--datatype", options->datatype,
+                        "nccl-tests' -d: the element type (int8, uint8, int32, uint32, int64, uint64, half, float, "
+                        "double, bfloat16, f8e4m3, f8e5m2; default float); nccl backend: NVLS reduces only some");
+    command->add_option("-o,--op", options->op,
+                        "nccl-tests' -o: the reduction (sum, prod, max, min, avg, mulsum; default sum); nccl backend: "
+                        "NVLS reduces only some");
     add_system_options(*command, options->system, /*shape=*/false);
     command->add_option("--units", options->units, "us | ns | ms | s | cycles (default us)");
     command->add_option("--format", options->format, "table | csv | json (default table)");

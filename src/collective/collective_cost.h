@@ -28,6 +28,7 @@
 #include "collective/comm_group.h"
 #include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_reduction.h"
 #include "core/collective_kind.h"
 #include "network/network.h"
 #include "system/system_config.h"
@@ -54,6 +55,10 @@ struct CollectiveQuery {
     /// gradients and activations are reduced. It matters on one rank, where
     /// the nccl backend then prices NCCL's copy (nccl_one_rank.h).
     bool out_of_place = false;
+    /// What a reducing collective reduces (nccl-tests' -d and -o; float and
+    /// sum by default). The nccl backend runs NVLS only where the switch can
+    /// reduce it (nccl_reduction.h); the ASTRA-sim backends ignore it.
+    NcclReduction reduction;
 };
 
 struct PhaseBreakdown {

@@ -70,6 +70,7 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
     const NcclForce& restriction = row.force.unset() ? force : row.force;
     CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), restriction};
     query.out_of_place = true;  // the rows are nccl-tests' out-of-place times
+    query.reduction = row.reduction;
     try {
         CollectiveResult result = collective_time(shaped, query);
         // sendrecv_perf's ranks between a node's first and last use NVLink only

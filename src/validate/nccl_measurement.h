@@ -9,6 +9,7 @@
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_reduction.h"
 #include "compute/system.h"
 #include "core/collective_kind.h"
 #include "core/error.h"
@@ -27,6 +28,10 @@ struct NcclMeasurement {
     /// them (a log's NCCL_DEBUG=INFO lines); unset otherwise.
     NcclForce force;
     std::string force_origin;  ///< where `force` was read ("file:line"), for messages
+    /// The type and op the row reduced (nccl-tests' "type" and "redop"
+    /// columns; float and sum where the input does not say): NVLS runs only
+    /// for what the switch reduces (collective/nccl/nccl_reduction.h).
+    NcclReduction reduction;
     /// What NCCL itself ran at this size, where the log says it
     /// (NCCL_DEBUG_SUBSYS=TUNING: "AllReduce: 1048576 Bytes -> Algo TREE
     /// proto LL128 channel{Lo..Hi}={0..15}"), in dtcalc's names

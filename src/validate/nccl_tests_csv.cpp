@@ -58,6 +58,8 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
     const auto c_proto = optional_column(table, "nccl_proto");
     const auto c_notes = optional_column(table, "notes");
     const auto c_iters = optional_column(table, "iters");
+    const auto c_type = optional_column(table, "type");
+    const auto c_redop = optional_column(table, "redop");
 
     std::vector<NcclMeasurement> out;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -95,6 +97,25 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
                                                    {table.path, table.lines[r], 0, "nccl_proto"});
         m.force = stated.force;
         m.force_origin = std::move(stated.origin);
+        // nccl-tests' "type" and "redop" (-d, -o), where the table has them.
+        if (c_type && !table.rows[r][*c_type].empty()) {
+            const auto type = parse_nccl_datatype(table.rows[r][*c_type]);
+            if (!type)
+                throw InputError({table.path, table.lines[r], 0, "type"},
+                                 "unknown type '" + table.rows[r][*c_type] +
+                                     "': expected nccl-tests' int8, uint8, int32, uint32, int64, uint64, half, float, "
+                                     "double, bfloat16, f8e4m3 or f8e5m2");
+            m.reduction.type = *type;
+        }
+        if (c_redop && !table.rows[r][*c_redop].empty() && table.rows[r][*c_redop] != "none") {
+            const auto op = parse_nccl_redop(table.rows[r][*c_redop]);
+            if (!op)
+                throw InputError({table.path, table.lines[r], 0, "redop"},
+                                 "unknown redop '" + table.rows[r][*c_redop] +
+                                     "': expected nccl-tests' sum, prod, max, min, avg or mulsum (none where nothing "
+                                     "is reduced)");
+            m.reduction.op = *op;
+        }
         out.push_back(std::move(m));
     }
     return out;

@@ -6,8 +6,11 @@
 // (out-of-place). A run made with NCCL_ALGO / NCCL_PROTO set says so in the
 // optional columns nccl_algo and nccl_proto (NCCL's syntax, nccl_force.h;
 // empty: unset), or as "NCCL_ALGO=Ring" written in its notes cell; the row is
-// then predicted with NCCL's choice restricted the same way. Other columns are
-// kept for people and ignored here.
+// then predicted with NCCL's choice restricted the same way. The optional
+// columns type and redop give nccl-tests' -d and -o (float and sum where
+// absent or empty; redop "none" for a collective that reduces nothing):
+// NVLS runs only for what the switch reduces (nccl_reduction.h). Other columns
+// are kept for people and ignored here.
 #include <string>
 #include <vector>
 
@@ -22,7 +25,8 @@ bool looks_like_nccl_tests_csv(const std::string& first_line);
 /// Throws InputError (file, line, column) for a missing column, an unknown
 /// collective, gpus not a multiple of nodes, a size that is not a whole
 /// number, a time that is not > 0, an NCCL_ALGO / NCCL_PROTO NCCL would
-/// reject, or a column and the notes that disagree.
+/// reject, a column and the notes that disagree, or a type or redop that is
+/// not nccl-tests'.
 std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path);
 
 }  // namespace dtcalc

@@ -105,6 +105,27 @@ void check_row_fits(const NcclTestsRow& row, CollectiveKind kind, int ranks) {
                                  per_rank_count(kind) ? " x ranks" : ""));
 }
 
+// The type and op a row states (nccl-tests' "type" and "redop"; float and
+// sum, its defaults, where it prints none). A non-reducing collective's op
+// is "none" and reduces nothing.
+NcclReduction row_reduction(const NcclTestsRow& row, CollectiveKind kind) {
+    NcclReduction r;
+    if (!row.type.empty()) {
+        const auto type = parse_nccl_datatype(row.type);
+        if (!type)
+            fail(row.at, "type '" + row.type +
+                             "': not one of nccl-tests' types (int8, uint8, int32, uint32, int64, uint64, half, float, "
+                             "double, bfloat16, f8e4m3, f8e5m2)");
+        r.type = *type;
+    }
+    if (reducing(kind) && !row.redop.empty()) {
+        const auto op = parse_nccl_redop(row.redop);
+        if (!op) fail(row.at, "redop '" + row.redop + "': not one of nccl-tests' ops (sum, prod, max, min, avg, mulsum)");
+        r.op = *op;
+    }
+    return r;
+}
+
 }  // namespace
 
 int nccl_tests_type_bytes(const std::string& type) {
@@ -149,6 +170,7 @@ void append_nccl_tests_run(const NcclTestsRun& run, const std::string& path, con
         m.source = row.at.line > 0 ? path + ":" + std::to_string(row.at.line) : path + " " + row.at.key;
         m.force = stated.force;
         m.force_origin = stated.origin;
+        m.reduction = row_reduction(row, kind);
         m.gpus_per_thread = run.gpus_per_thread;
         m.timed_operations = run.timed_operations;
         if (const NcclTuningLine* t = ran(row.bytes)) {

@@ -8,9 +8,9 @@
 namespace dtcalc {
 
 NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                            const NcclParameters& params, const NcclForce& force) {
+                            const NcclParameters& params, const NcclForce& force, const NcclReduction& reduction) {
     NcclPrediction out;
-    out.choice = nccl_select(kind, bytes, shape, rates, params, force);
+    out.choice = nccl_select(kind, bytes, shape, rates, params, force, reduction);
     if (out.choice.algorithm == NcclAlgorithm::P2p) {
         const NcclP2pCost cost = kind == CollectiveKind::AllToAll ? nccl_all_to_all_cost(bytes, shape, rates, params)
                                                                   : nccl_send_recv_cost(bytes, shape, rates, params);
@@ -89,7 +89,7 @@ NcclTuningTable nccl_tuning_table(const Network& network, const SystemConfig& sy
         for (int p = 0; p < kNcclProtocols; ++p)
             table.entries[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)] =
                 nccl_tuning(query.kind, shape, rates, params, static_cast<NcclAlgorithm>(a),
-                            static_cast<NcclProtocol>(p), query.nccl);
+                            static_cast<NcclProtocol>(p), query.nccl, query.reduction);
     return table;
 }
 
@@ -107,7 +107,7 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
         result.algorithm = result.nccl_algorithm = result.nccl_protocol = "none";
         return result;
     }
-    const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params, query.nccl);
+    const NcclPrediction p = nccl_predict(query.kind, query.bytes, shape, rates, params, query.nccl, query.reduction);
 
     PhaseBreakdown phase;
     phase.dimension = 0;

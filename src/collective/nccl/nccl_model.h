@@ -38,7 +38,8 @@ struct NcclPrediction {
 };
 
 NcclPrediction nccl_predict(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                            const NcclParameters& params, const NcclForce& force = {});
+                            const NcclParameters& params, const NcclForce& force = {},
+                            const NcclReduction& reduction = {});
 
 /// Throws InputError (key "backend") when the system carries no NCCL
 /// parameters, and as nccl_select does for an impossible --algo/--proto.

@@ -28,10 +28,19 @@ bool ll128_by_default(const NcclParameters& params, const NcclShape& shape) {
 // NCCL_PROTO aside). One rule per algorithm (tuning.cc, ncclTopoTuneModel,
 // and the algorithms' kernels).
 std::string unavailable_reason(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
-                               NcclAlgorithm algorithm, NcclProtocol protocol) {
+                               NcclAlgorithm algorithm, NcclProtocol protocol, const NcclReduction& reduction) {
     const bool simple = protocol == NcclProtocol::Simple;
     const bool all_reduce = kind == CollectiveKind::AllReduce;
     const bool nvls_graph = rates.topology.nvls.channels >= 2;
+    // NVLS reduces in the switch only what NVSwitch can (nccl_reduction.h);
+    // an all-gather reduces nothing.
+    const std::string switch_reduction =
+        kind == CollectiveKind::AllGather || nccl_nvls_reduces(reduction)
+            ? std::string()
+            : "NVLink SHARP does not reduce " + std::string(nccl_redop_name(reduction.op)) + " of " +
+                  std::string(nccl_datatype_name(reduction.type)) +
+                  " (ncclNvlsSupported: sum of float or double; sum, min or max of 32- and 64-bit integers, half "
+                  "or bfloat16)";
     switch (algorithm) {
         case NcclAlgorithm::Ring:
             return "";
@@ -41,13 +50,13 @@ std::string unavailable_reason(CollectiveKind kind, const NcclShape& shape, cons
             if (!simple) return "runs Simple only";
             if (shape.nodes > 1) return "runs on one node (across nodes NCCL needs CollNet; nvls-tree is its multi-node form)";
             if (!nvls_graph) return "needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more";
-            return "";
+            return switch_reduction;
         case NcclAlgorithm::NvlsTree:
             if (!simple) return "runs Simple only";
             if (!all_reduce) return "runs all-reduce only";
             if (shape.nodes <= 1) return "runs across nodes (nvls on one node)";
             if (!nvls_graph) return "needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more per node";
-            return "";
+            return switch_reduction;
         case NcclAlgorithm::Pat:
             if (!simple) return "runs Simple only";
             if (all_reduce) return "runs all-gather and reduce-scatter only";
@@ -60,12 +69,12 @@ std::string unavailable_reason(CollectiveKind kind, const NcclShape& shape, cons
 }
 
 bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-             const NcclForce& force, NcclAlgorithm algorithm, NcclProtocol protocol) {
+             const NcclForce& force, const NcclReduction& reduction, NcclAlgorithm algorithm, NcclProtocol protocol) {
     if (!is_group_collective(kind) || shape.ranks <= 1) return false;
     if (!force.algorithm_enabled(kind, algorithm) ||
         !force.protocol_enabled(kind, protocol, ll128_by_default(params, shape)))
         return false;
-    return unavailable_reason(kind, shape, rates, algorithm, protocol).empty();
+    return unavailable_reason(kind, shape, rates, algorithm, protocol, reduction).empty();
 }
 
 // Why each algorithm `force` leaves on does not run, in algorithm order
@@ -73,7 +82,7 @@ bool enabled(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates
 // most permissive protocol left on (Simple, when it is), so that a structural
 // reason is not hidden behind "runs Simple only".
 std::string unavailable_reasons(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates,
-                                const NcclParameters& params, const NcclForce& force) {
+                                const NcclParameters& params, const NcclForce& force, const NcclReduction& reduction) {
     std::string out;
     for (int a = 0; a < kNcclTunedAlgorithms; ++a) {
         const auto algorithm = static_cast<NcclAlgorithm>(a);
@@ -83,7 +92,7 @@ std::string unavailable_reasons(CollectiveKind kind, const NcclShape& shape, con
         for (int p = kNcclProtocols - 1; p >= 0; --p) {  // Simple first
             const auto protocol = static_cast<NcclProtocol>(p);
             if (!force.protocol_enabled(kind, protocol, ll128_by_default(params, shape))) continue;
-            const std::string reason = unavailable_reason(kind, shape, rates, algorithm, protocol);
+            const std::string reason = unavailable_reason(kind, shape, rates, algorithm, protocol, reduction);
             if (reason.empty()) runs = true;
             if (why.empty()) why = reason;
         }
@@ -109,9 +118,10 @@ double tree_correction(const NcclParameters& params, NcclProtocol protocol, std:
 bool nccl_discards(CollectiveKind kind, std::uint64_t bytes) { return bytes == 0 && is_group_collective(kind); }
 
 NcclTuning nccl_tuning(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       NcclAlgorithm algorithm, NcclProtocol protocol, const NcclForce& force) {
+                       NcclAlgorithm algorithm, NcclProtocol protocol, const NcclForce& force,
+                       const NcclReduction& reduction) {
     NcclTuning out;
-    if (!enabled(kind, shape, rates, params, force, algorithm, protocol)) return out;
+    if (!enabled(kind, shape, rates, params, force, reduction, algorithm, protocol)) return out;
     const NcclTopology& topo = rates.topology;
     // NCCL rates rings and trees by their graph's intra-node speed up to two
     // nodes and by its inter-node speed beyond, times the graph's channels.
@@ -169,8 +179,8 @@ NcclTuning nccl_tuning(CollectiveKind kind, const NcclShape& shape, const NcclRa
 
 double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                            const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
-                           const NcclForce& force) {
-    const NcclTuning t = nccl_tuning(kind, shape, rates, params, algorithm, protocol, force);
+                           const NcclForce& force, const NcclReduction& reduction) {
+    const NcclTuning t = nccl_tuning(kind, shape, rates, params, algorithm, protocol, force, reduction);
     if (!t.on()) return -1.0;
     const double size = static_cast<double>(bytes);
     double latency = t.latency_ns;
@@ -189,7 +199,7 @@ double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclS
 }
 
 NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                       const NcclParameters& params, const NcclForce& force) {
+                       const NcclParameters& params, const NcclForce& force, const NcclReduction& reduction) {
     if (!is_group_collective(kind)) return {NcclAlgorithm::P2p, NcclProtocol::Simple};
     NcclChoice best;
     double best_time = -1;
@@ -197,7 +207,8 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
         for (int p = 0; p < kNcclProtocols; ++p) {
             const auto algorithm = static_cast<NcclAlgorithm>(a);
             const auto protocol = static_cast<NcclProtocol>(p);
-            const double t = nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol, force);
+            const double t =
+                nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol, force, reduction);
             if (t >= 0 && (best_time < 0 || t < best_time)) {
                 best_time = t;
                 best = {algorithm, protocol};
@@ -210,13 +221,14 @@ NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape
             for (int p = 0; p < kNcclProtocols; ++p) {
                 const auto algorithm = static_cast<NcclAlgorithm>(a);
                 const auto protocol = static_cast<NcclProtocol>(p);
-                if (nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol) < 0) continue;
+                if (nccl_tuning_time_ns(kind, bytes, shape, rates, params, algorithm, protocol, {}, reduction) < 0)
+                    continue;
                 if (!available.empty()) available += ", ";
                 available += nccl_choice_name(algorithm, protocol);
             }
         }
         const std::string left = nccl_force_summary(force, kind, ll128_by_default(params, shape));
-        const std::string reasons = unavailable_reasons(kind, shape, rates, params, force);
+        const std::string reasons = unavailable_reasons(kind, shape, rates, params, force, reduction);
         throw InputError({"", 0, 0, "nccl"},
                          "NCCL_ALGO / NCCL_PROTO leave " + left + " for " +
                              std::string(collective_kind_name(kind)) + " on " + std::to_string(shape.ranks) +

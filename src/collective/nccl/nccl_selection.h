@@ -26,13 +26,16 @@
 // Enabled: ring for all-reduce, all-gather, reduce-scatter; tree for
 // all-reduce; nvls on one node with an NVLS graph of 2 heads or more (Simple);
 // nvls-tree across nodes likewise (all-reduce, Simple); pat for all-gather and
-// reduce-scatter with one GPU per node (Simple); LL128 only with ll128 = true
+// reduce-scatter with one GPU per node (Simple); nvls and nvls-tree for an
+// all-reduce or reduce-scatter only of what NVLS reduces (nccl_reduction.h);
+// LL128 only with ll128 = true
 // unless NCCL_PROTO names it (nccl_force.h).
 // All-to-all and send/recv are grouped point-to-point: always p2p/Simple.
 #include <cstdint>
 
 #include "collective/nccl/nccl_force.h"
 #include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_reduction.h"
 #include "collective/nccl/nccl_shape.h"
 #include "core/collective_kind.h"
 
@@ -62,20 +65,22 @@ struct NcclTuning {
 /// The entry for one pair; off (latency < 0) when the pair is not enabled for
 /// this collective and communicator, or `force` turns it off.
 NcclTuning nccl_tuning(CollectiveKind kind, const NcclShape& shape, const NcclRates& rates, const NcclParameters& params,
-                       NcclAlgorithm algorithm, NcclProtocol protocol, const NcclForce& force = {});
+                       NcclAlgorithm algorithm, NcclProtocol protocol, const NcclForce& force = {},
+                       const NcclReduction& reduction = {});
 
 /// NCCL's own estimate for one pair, in ns; negative when the pair is not
 /// enabled for this collective and communicator, or `force` (NCCL_ALGO /
 /// NCCL_PROTO, nccl_force.h) turns it off.
 double nccl_tuning_time_ns(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
                            const NcclParameters& params, NcclAlgorithm algorithm, NcclProtocol protocol,
-                           const NcclForce& force = {});
+                           const NcclForce& force = {}, const NcclReduction& reduction = {});
 
 /// The pair NCCL picks among those `force` leaves on. Throws InputError
 /// (key "nccl") when none of them runs on this communicator, naming the pairs
 /// that do and, for each algorithm left on, why it does not ("tree: runs
 /// all-reduce only").
 NcclChoice nccl_select(CollectiveKind kind, std::uint64_t bytes, const NcclShape& shape, const NcclRates& rates,
-                       const NcclParameters& params, const NcclForce& force = {});
+                       const NcclParameters& params, const NcclForce& force = {},
+                       const NcclReduction& reduction = {});
 
 }  // namespace dtcalc
