@@ -143,13 +143,12 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (const ConfigValue* v = r.optional("datatype")) {
         const auto type = parse_nccl_datatype(as_string(*v));
         if (!type)
-            fail_at(*v, "expected nccl-tests' int8, uint8, int32, uint32, int64, uint64, half, float, double, "
-                        "bfloat16, f8e4m3 or f8e5m2, got '" + v->text + "'");
+            fail_at(*v, "expected nccl-tests' " + nccl_datatype_choices() + ", got '" + v->text + "'");
         reduction.type = *type;
     }
     if (const ConfigValue* v = r.optional("op")) {
         const auto op = parse_nccl_redop(as_string(*v));
-        if (!op) fail_at(*v, "expected nccl-tests' sum, prod, max, min, avg or mulsum, got '" + v->text + "'");
+        if (!op) fail_at(*v, "expected nccl-tests' " + nccl_redop_choices() + ", got '" + v->text + "'");
         reduction.op = *op;
     }
     r.finish();

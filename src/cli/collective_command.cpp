@@ -54,16 +54,14 @@ NcclReduction reduction_of(const CollectiveOptions& o) {
     if (!o.datatype.empty()) {
         const auto type = parse_nccl_datatype(o.datatype);
         if (!type)
-            throw InputError({"-d", 0, 0, ""}, "unknown type '" + o.datatype +
-                                                   "': expected nccl-tests' int8, uint8, int32, uint32, int64, "
-                                                   "uint64, half, float, double, bfloat16, f8e4m3 or f8e5m2");
+            throw InputError({"-d", 0, 0, ""},
+                             "unknown type '" + o.datatype + "': expected nccl-tests' " + nccl_datatype_choices());
         r.type = *type;
     }
     if (!o.op.empty()) {
         const auto op = parse_nccl_redop(o.op);
         if (!op)
-            throw InputError({"-o", 0, 0, ""},
-                             "unknown op '" + o.op + "': expected nccl-tests' sum, prod, max, min, avg or mulsum");
+            throw InputError({"-o", 0, 0, ""}, "unknown op '" + o.op + "': expected nccl-tests' " + nccl_redop_choices());
         r.op = *op;
     }
     return r;

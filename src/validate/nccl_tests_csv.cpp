@@ -102,18 +102,16 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
             const auto type = parse_nccl_datatype(table.rows[r][*c_type]);
             if (!type)
                 throw InputError({table.path, table.lines[r], 0, "type"},
-                                 "unknown type '" + table.rows[r][*c_type] +
-                                     "': expected nccl-tests' int8, uint8, int32, uint32, int64, uint64, half, float, "
-                                     "double, bfloat16, f8e4m3 or f8e5m2");
+                                 "unknown type '" + table.rows[r][*c_type] + "': expected nccl-tests' " +
+                                     nccl_datatype_choices());
             m.reduction.type = *type;
         }
         if (c_redop && !table.rows[r][*c_redop].empty() && table.rows[r][*c_redop] != "none") {
             const auto op = parse_nccl_redop(table.rows[r][*c_redop]);
             if (!op)
                 throw InputError({table.path, table.lines[r], 0, "redop"},
-                                 "unknown redop '" + table.rows[r][*c_redop] +
-                                     "': expected nccl-tests' sum, prod, max, min, avg or mulsum (none where nothing "
-                                     "is reduced)");
+                                 "unknown redop '" + table.rows[r][*c_redop] + "': expected nccl-tests' " +
+                                     nccl_redop_choices() + " (none where nothing is reduced)");
             m.reduction.op = *op;
         }
         out.push_back(std::move(m));

@@ -113,14 +113,12 @@ NcclReduction row_reduction(const NcclTestsRow& row, CollectiveKind kind) {
     if (!row.type.empty()) {
         const auto type = parse_nccl_datatype(row.type);
         if (!type)
-            fail(row.at, "type '" + row.type +
-                             "': not one of nccl-tests' types (int8, uint8, int32, uint32, int64, uint64, half, float, "
-                             "double, bfloat16, f8e4m3, f8e5m2)");
+            fail(row.at, "type '" + row.type + "': not one of nccl-tests' types (" + nccl_datatype_choices() + ")");
         r.type = *type;
     }
     if (reducing(kind) && !row.redop.empty()) {
         const auto op = parse_nccl_redop(row.redop);
-        if (!op) fail(row.at, "redop '" + row.redop + "': not one of nccl-tests' ops (sum, prod, max, min, avg, mulsum)");
+        if (!op) fail(row.at, "redop '" + row.redop + "': not one of nccl-tests' ops (" + nccl_redop_choices() + ")");
         r.op = *op;
     }
     return r;

@@ -1,6 +1,7 @@
 #include "collective/nccl/nccl_reduction.h"
 
 #include <array>
+#include <string>
 #include <utility>
 
 namespace dtcalc {
@@ -17,6 +18,10 @@ constexpr std::array<std::pair<std::string_view, NcclDataType>, 19> kTypes{{
     {"float8e5m2", NcclDataType::F8e5m2},
 }};
 
+// nccl-tests' own names: the first of kTypes, the first of kOps.
+constexpr std::size_t kNcclTestsTypes = 12;
+constexpr std::size_t kNcclTestsOps = 6;
+
 constexpr std::array<std::pair<std::string_view, NcclRedOp>, 7> kOps{{
     {"sum", NcclRedOp::Sum},
     {"prod", NcclRedOp::Prod},
@@ -27,7 +32,18 @@ constexpr std::array<std::pair<std::string_view, NcclRedOp>, 7> kOps{{
     {"premulsum", NcclRedOp::MulSum},
 }};
 
+template <typename Table>
+std::string choices(const Table& table, std::size_t count) {
+    std::string out;
+    for (std::size_t i = 0; i < count; ++i)
+        out += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + std::string(table[i].first);
+    return out;
+}
+
 }  // namespace
+
+std::string nccl_datatype_choices() { return choices(kTypes, kNcclTestsTypes); }
+std::string nccl_redop_choices() { return choices(kOps, kNcclTestsOps); }
 
 std::optional<NcclDataType> parse_nccl_datatype(std::string_view name) {
     for (const auto& [text, type] : kTypes)

@@ -38,6 +38,11 @@ std::optional<NcclRedOp> parse_nccl_redop(std::string_view name);
 std::string_view nccl_datatype_name(NcclDataType type);
 std::string_view nccl_redop_name(NcclRedOp op);
 
+/// For messages: "int8, uint8, ..., f8e4m3 or f8e5m2" and "sum, prod, max,
+/// min, avg or mulsum", nccl-tests' names.
+std::string nccl_datatype_choices();
+std::string nccl_redop_choices();
+
 /// Whether NVLS can reduce `reduction` in the switch (ncclNvlsSupported).
 bool nccl_nvls_reduces(const NcclReduction& reduction);
 
