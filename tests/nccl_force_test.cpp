@@ -76,6 +76,32 @@ TEST_CASE("NCCL_PROTO: NCCL's examples, and LL128 named is LL128 on") {
     CHECK(proto("simple") == NcclForce::only(std::nullopt, NcclProtocol::Simple));
 }
 
+TEST_CASE("NCCL_NVLS_ENABLE=0 takes NVLS from every collective, over NCCL_ALGO; other whole numbers leave it") {
+    // src/transport/nvls.cc, ncclNvlsInit: 0 leaves nvlsSupport 0, so no
+    // nvls and no nvls-tree for any function; 2 (the default) and 1 leave it
+    // to the hardware.
+    NcclForce off;
+    apply_nccl_nvls_enable(off, "0", {});
+    for (CollectiveKind kind : {AG, RS, AR}) {
+        CHECK_FALSE(off.algorithm_enabled(kind, NcclAlgorithm::Nvls));
+        CHECK_FALSE(off.algorithm_enabled(kind, NcclAlgorithm::NvlsTree));
+        CHECK(off.algorithm_enabled(kind, NcclAlgorithm::Ring));
+    }
+    CHECK(off == algo("^nvls,nvlstree"));
+    NcclForce on;
+    apply_nccl_nvls_enable(on, "2", {});
+    apply_nccl_nvls_enable(on, "1", {});
+    CHECK(on.unset());
+    // After NCCL_ALGO=nvls,ring: only the ring is left.
+    NcclForce both = algo("nvls,ring");
+    apply_nccl_nvls_enable(both, "0", {});
+    CHECK(both == algo("ring"));
+    NcclForce bad;
+    CHECK_INPUT_ERROR(apply_nccl_nvls_enable(bad, "off", {"f.log", 12, 0, ""}),
+                      "f.log:12: NCCL_NVLS_ENABLE='off': expected a whole number (0 turns NVLS off; 1 and 2, the "
+                      "default, leave it on where the GPUs have it)");
+}
+
 TEST_CASE("NCCL_ALGO / NCCL_PROTO: what NCCL rejects is an error at the flag") {
     CHECK_INPUT_ERROR(algo("ring,fast"),
                       "--algo: expected Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT (a list, '^' "

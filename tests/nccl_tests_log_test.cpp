@@ -188,6 +188,29 @@ TEST_CASE("NCCL_DEBUG=INFO lines state a run's NCCL_ALGO / NCCL_PROTO; its rows 
                       "(a list, '^' first to exclude, 'allreduce:' for one collective), got 'Rings'");
 }
 
+TEST_CASE("NCCL_NVLS_ENABLE set by environment (an integer parameter, its line ends in a period) turns NVLS off") {
+    const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
+    const std::string off = "hostA:1000:1000 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n";
+    const auto rows = parse_nccl_tests_log(header("all_reduce_perf", 2) + off + row + kFooter, "f.log");
+    REQUIRE(rows.size() == 1);
+    NcclForce expected;
+    apply_nccl_algo(expected, "^nvls,nvlstree", {});
+    CHECK(rows[0].force == expected);
+    CHECK(rows[0].force_origin == "NCCL_NVLS_ENABLE=0 at f.log:12");
+    // A dataset CSV: its own column, or the notes.
+    const std::string csv = dtcalc::testing::write_temp_file(
+        "nvls_enable.csv",
+        "source_url,gpus,nodes,collective,size_bytes,time_us,nccl_nvls_enable,notes\n"
+        "x,8,1,all_reduce_perf,1024,10,0,\n"
+        "x,8,1,all_reduce_perf,1024,10,,run with NCCL_NVLS_ENABLE=0; 8 GPUs\n"
+        "x,8,1,all_reduce_perf,1024,10,,\n");
+    const auto from_csv = read_nccl_tests_csv(csv);
+    REQUIRE(from_csv.size() == 3);
+    CHECK(from_csv[0].force == expected);
+    CHECK(from_csv[1].force == expected);
+    CHECK(from_csv[2].force.unset());
+}
+
 TEST_CASE("validate predicts a forced run with the forced algorithm; --algo gives it for logs that do not say") {
     using dtcalc::testing::run_dtcalc;
     // 1 GiB all-reduce on 2 nodes x 8 H100: NCCL's own choice is NVLS-tree;

@@ -28,10 +28,13 @@ std::optional<NcclEnvLine> nccl_env_line(std::string_view line) {
     const std::size_t info = line.find(kInfo);
     if (info == std::string_view::npos) return std::nullopt;
     const std::string_view rest = line.substr(info + kInfo.size());
-    for (std::string_view variable : {std::string_view("NCCL_ALGO"), std::string_view("NCCL_PROTO")}) {
+    for (std::string_view variable :
+         {std::string_view("NCCL_ALGO"), std::string_view("NCCL_PROTO"), std::string_view("NCCL_NVLS_ENABLE")}) {
         if (!rest.starts_with(variable) || !rest.substr(variable.size()).starts_with(kSet)) continue;
-        return NcclEnvLine{std::string(variable),
-                           std::string(trim_blanks(rest.substr(variable.size() + kSet.size())))};
+        std::string_view value = trim_blanks(rest.substr(variable.size() + kSet.size()));
+        // NCCL's integer parameters end the line with a period (src/misc/param.cc).
+        if (variable == "NCCL_NVLS_ENABLE" && value.ends_with(".")) value.remove_suffix(1);
+        return NcclEnvLine{std::string(variable), std::string(value)};
     }
     return std::nullopt;
 }

@@ -4,6 +4,8 @@
 //
 //   host:pid:tid [0] NCCL INFO NCCL_ALGO set by environment to Ring
 //       (src/graph/tuning.cc, ncclTopoTuneModel; every rank; also NCCL_PROTO)
+//   host:pid:tid [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.
+//       (src/misc/param.cc, an integer parameter: its value ends in a period)
 //   host:pid:tid [0] NCCL INFO AllReduce: 1048576 Bytes -> Algo TREE proto LL128 channel{Lo..Hi}={0..15}
 //       (src/enqueue.cc; rank 0, once per call, with NCCL_DEBUG_SUBSYS=TUNING;
 //        the bytes are count x type size: a rank's share for AllGather and
@@ -18,8 +20,8 @@
 namespace dtcalc {
 
 struct NcclEnvLine {
-    std::string variable;  ///< "NCCL_ALGO" or "NCCL_PROTO"
-    std::string value;     ///< as set, e.g. "ring,tree" (nccl_force.h reads it)
+    std::string variable;  ///< "NCCL_ALGO", "NCCL_PROTO" or "NCCL_NVLS_ENABLE"
+    std::string value;     ///< as set, e.g. "ring,tree", "0" (nccl_force.h reads it)
 };
 
 std::optional<NcclEnvLine> nccl_env_line(std::string_view line);

@@ -56,16 +56,17 @@ struct NcclMeasurement {
 /// known, else "file (key)" (a JSON member), else the file.
 std::string nccl_input_place(const InputLocation& at);
 
-/// A run's own NCCL_ALGO / NCCL_PROTO (either may be empty: unset), read at
-/// where its input states them: the restriction, and "NCCL_ALGO=Ring at
-/// file:line" for messages. Throws InputError at the place for a value NCCL
-/// rejects.
+/// A run's own NCCL_ALGO / NCCL_PROTO / NCCL_NVLS_ENABLE (any may be empty:
+/// unset), read at where its input states them: the restriction, and
+/// "NCCL_ALGO=Ring at file:line" for messages. Throws InputError at the place
+/// for a value NCCL rejects.
 struct StatedNcclForce {
     NcclForce force;
     std::string origin;
 };
 StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
-                                  const InputLocation& proto_at);
+                                  const InputLocation& proto_at, const std::string& nvls_enable = "",
+                                  const InputLocation& nvls_enable_at = {});
 
 /// Why `count` rows of 0 bytes (MeasuredInputs::discarded) are left out.
 std::string nccl_discarded_note(int count);

@@ -56,6 +56,7 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
     const std::size_t c_time = table.column("time_us");
     const auto c_algo = optional_column(table, "nccl_algo");
     const auto c_proto = optional_column(table, "nccl_proto");
+    const auto c_nvls = optional_column(table, "nccl_nvls_enable");
     const auto c_notes = optional_column(table, "notes");
     const auto c_iters = optional_column(table, "iters");
     const auto c_type = optional_column(table, "type");
@@ -93,8 +94,10 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
         }
         const std::string algo = row_setting(table, r, c_algo, c_notes, "NCCL_ALGO", "nccl_algo");
         const std::string proto = row_setting(table, r, c_proto, c_notes, "NCCL_PROTO", "nccl_proto");
+        const std::string nvls = row_setting(table, r, c_nvls, c_notes, "NCCL_NVLS_ENABLE", "nccl_nvls_enable");
         StatedNcclForce stated = stated_nccl_force(algo, {table.path, table.lines[r], 0, "nccl_algo"}, proto,
-                                                   {table.path, table.lines[r], 0, "nccl_proto"});
+                                                   {table.path, table.lines[r], 0, "nccl_proto"}, nvls,
+                                                   {table.path, table.lines[r], 0, "nccl_nvls_enable"});
         m.force = stated.force;
         m.force_origin = std::move(stated.origin);
         // nccl-tests' "type" and "redop" (-d, -o), where the table has them.

@@ -129,8 +129,10 @@ NcclTestsLog parse_nccl_tests_json(const std::string& text, const std::string& p
             const auto eq = entry.find('=');
             if (eq == std::string::npos) continue;
             const std::string variable = entry.substr(0, eq);
-            std::optional<NcclTestsSetting>* slot =
-                variable == "NCCL_ALGO" ? &run.algo : variable == "NCCL_PROTO" ? &run.proto : nullptr;
+            std::optional<NcclTestsSetting>* slot = variable == "NCCL_ALGO"          ? &run.algo
+                                                    : variable == "NCCL_PROTO"       ? &run.proto
+                                                    : variable == "NCCL_NVLS_ENABLE" ? &run.nvls_enable
+                                                                                     : nullptr;
             if (slot && !*slot) *slot = NcclTestsSetting{entry.substr(eq + 1), {path, 0, 0, key}};
         }
     }

@@ -29,7 +29,7 @@ struct TableColumns {
 
 // What a run's NCCL_DEBUG output says NCCL_ALGO and NCCL_PROTO were.
 struct EnvSettings {
-    std::optional<NcclTestsSetting> algo, proto;
+    std::optional<NcclTestsSetting> algo, proto, nvls_enable;
 };
 
 // A run as the text states it, and what the text parser tracks about it.
@@ -263,9 +263,11 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
             continue;
         }
         if (const auto setting = nccl_env_line(line)) {
+            const bool current = run && !run->ended;
             std::optional<NcclTestsSetting>& into =
-                setting->variable == "NCCL_ALGO" ? (run && !run->ended ? run->algo : pending.algo)
-                                                 : (run && !run->ended ? run->proto : pending.proto);
+                setting->variable == "NCCL_ALGO"   ? (current ? run->algo : pending.algo)
+                : setting->variable == "NCCL_PROTO" ? (current ? run->proto : pending.proto)
+                                                    : (current ? run->nvls_enable : pending.nvls_enable);
             record_setting(into, setting->variable, setting->value, line_number, path);
             continue;
         }
@@ -296,6 +298,7 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
             run->timed_operations = timed_operations(tokens, path, line_number);
             run->algo = std::move(pending.algo);
             run->proto = std::move(pending.proto);
+            run->nvls_enable = std::move(pending.nvls_enable);
             pending = {};
             run->program = pending_program;
             run->program_at = {path, pending_program_line, 0, ""};

@@ -155,7 +155,8 @@ void append_nccl_tests_run(const NcclTestsRun& run, const std::string& path, con
     };
     const NcclTestsSetting algo = run.algo.value_or(NcclTestsSetting{"", {path, 0, 0, "NCCL_ALGO"}});
     const NcclTestsSetting proto = run.proto.value_or(NcclTestsSetting{"", {path, 0, 0, "NCCL_PROTO"}});
-    const StatedNcclForce stated = stated_nccl_force(algo.value, algo.at, proto.value, proto.at);
+    const NcclTestsSetting nvls = run.nvls_enable.value_or(NcclTestsSetting{"", {path, 0, 0, "NCCL_NVLS_ENABLE"}});
+    const StatedNcclForce stated = stated_nccl_force(algo.value, algo.at, proto.value, proto.at, nvls.value, nvls.at);
     for (const NcclTestsRow& row : run.rows) {
         check_row_fits(row, kind, ranks);
         NcclMeasurement m;

@@ -17,8 +17,8 @@
 // / nodes (every host must have as many). `--nodes` / `--gpus-per-node` give
 // it where the run names no hosts, and must agree with them where it does.
 //
-// NCCL_ALGO / NCCL_PROTO, where the run states them, restrict the prediction
-// as they restricted NCCL (nccl_force.h); NCCL's own choice per size, where
+// NCCL_ALGO / NCCL_PROTO / NCCL_NVLS_ENABLE, where the run states them,
+// restrict the prediction as they restricted NCCL (nccl_force.h); NCCL's own choice per size, where
 // the run printed it (NCCL_DEBUG_SUBSYS=TUNING), is set beside dtcalc's.
 #include <cstdint>
 #include <optional>
@@ -47,7 +47,7 @@ struct NcclTestsRow {
     double time_us = 0;       ///< > 0
 };
 
-/// A setting the run states (NCCL_ALGO, NCCL_PROTO) and where.
+/// A setting the run states (NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE) and where.
 struct NcclTestsSetting {
     std::string value;
     InputLocation at;
@@ -63,7 +63,7 @@ struct NcclTestsRun {
     std::string hosts_named_by, hosts_expected;
     int gpus_per_thread = 1;              ///< nGpus: nccl-tests' -g
     std::int64_t timed_operations = 20;   ///< -n x CUDA graph launches; nccl-tests' default where absent
-    std::optional<NcclTestsSetting> algo, proto;
+    std::optional<NcclTestsSetting> algo, proto, nvls_enable;
     std::vector<NcclTuningLine> tuning;   ///< NCCL's choice, the first of each size
     std::vector<std::pair<std::string, InputLocation>> rank_hosts;  ///< host of each rank, in rank order
     std::vector<NcclTestsRow> rows;

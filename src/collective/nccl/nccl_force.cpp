@@ -1,7 +1,10 @@
 #include "collective/nccl/nccl_force.h"
 
 #include <cctype>
+#include <cmath>
 #include <vector>
+
+#include "core/number_text.h"
 
 namespace dtcalc {
 namespace {
@@ -147,6 +150,19 @@ void apply_nccl_algo(NcclForce& force, std::string_view setting, const InputLoca
 
 void apply_nccl_proto(NcclForce& force, std::string_view setting, const InputLocation& where) {
     parse_setting(force.protocols, setting, where, protocol_index, kProtocolNames);
+}
+
+void apply_nccl_nvls_enable(NcclForce& force, std::string_view setting, const InputLocation& where) {
+    const auto value = parse_finite_number(setting);
+    if (!value || *value != std::floor(*value))
+        throw InputError(where, "NCCL_NVLS_ENABLE='" + std::string(setting) +
+                                    "': expected a whole number (0 turns NVLS off; 1 and 2, the default, leave it on "
+                                    "where the GPUs have it)");
+    if (*value != 0) return;
+    for (auto& function : force.algorithms) {
+        function[static_cast<std::size_t>(NcclAlgorithm::Nvls)] = false;
+        function[static_cast<std::size_t>(NcclAlgorithm::NvlsTree)] = false;
+    }
 }
 
 std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default) {

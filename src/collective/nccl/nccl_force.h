@@ -64,6 +64,12 @@ struct NcclForce {
 void apply_nccl_algo(NcclForce& force, std::string_view setting, const InputLocation& where);
 /// Apply an NCCL_PROTO value; as apply_nccl_algo.
 void apply_nccl_proto(NcclForce& force, std::string_view setting, const InputLocation& where);
+/// Apply an NCCL_NVLS_ENABLE value (src/transport/nvls.cc, ncclNvlsInit): 0
+/// leaves the communicator without NVLS, so nvls and nvls-tree are off for
+/// every collective, whatever NCCL_ALGO says; any other whole number leaves
+/// NVLS to the hardware (2, the default: where the GPUs have multicast).
+/// Throws InputError at `where` for a value that is not a whole number.
+void apply_nccl_nvls_enable(NcclForce& force, std::string_view setting, const InputLocation& where);
 
 /// What `force` leaves for one collective, for messages: "ring, tree; LL, Simple".
 std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default);
