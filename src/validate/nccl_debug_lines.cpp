@@ -28,15 +28,27 @@ std::optional<NcclEnvLine> nccl_env_line(std::string_view line) {
     const std::size_t info = line.find(kInfo);
     if (info == std::string_view::npos) return std::nullopt;
     const std::string_view rest = line.substr(info + kInfo.size());
-    for (std::string_view variable :
-         {std::string_view("NCCL_ALGO"), std::string_view("NCCL_PROTO"), std::string_view("NCCL_NVLS_ENABLE")}) {
-        if (!rest.starts_with(variable) || !rest.substr(variable.size()).starts_with(kSet)) continue;
-        std::string_view value = trim_blanks(rest.substr(variable.size() + kSet.size()));
-        // NCCL's integer parameters end the line with a period (src/misc/param.cc).
-        if (variable == "NCCL_NVLS_ENABLE" && value.ends_with(".")) value.remove_suffix(1);
-        return NcclEnvLine{std::string(variable), std::string(value)};
-    }
-    return std::nullopt;
+    const std::size_t set = rest.find(kSet);
+    if (set == std::string_view::npos) return std::nullopt;
+    const std::string_view variable = rest.substr(0, set);
+    if (!variable.starts_with("NCCL_") || variable.find_first_of(" \t") != std::string_view::npos) return std::nullopt;
+    std::string_view value = trim_blanks(rest.substr(set + kSet.size()));
+    // NCCL's integer parameters end the line with a period (src/misc/param.cc);
+    // NCCL_ALGO and NCCL_PROTO print their text as set.
+    if (variable != "NCCL_ALGO" && variable != "NCCL_PROTO" && value.ends_with(".")) value.remove_suffix(1);
+    return NcclEnvLine{std::string(variable), std::string(value)};
+}
+
+bool nccl_setting_modelled(std::string_view variable) {
+    return variable == "NCCL_ALGO" || variable == "NCCL_PROTO" || variable == "NCCL_NVLS_ENABLE";
+}
+
+bool nccl_setting_changes_nothing_timed(std::string_view variable) {
+    // What NCCL logs, where it finds its peers and writes its files, and how
+    // long it waits on a failed link: nothing a healthy run's times depend on.
+    return variable.starts_with("NCCL_DEBUG") || variable.ends_with("_FILE") || variable == "NCCL_COMM_ID" ||
+           variable.starts_with("NCCL_SOCKET_") || variable == "NCCL_IB_TIMEOUT" || variable == "NCCL_IB_RETRY_CNT" ||
+           variable == "NCCL_IB_GID_INDEX";
 }
 
 std::optional<NcclTuningLine> nccl_tuning_line(std::string_view line) {

@@ -38,6 +38,14 @@ std::string nccl_discarded_note(int count) {
                        count, count == 1 ? "" : "s");
 }
 
+std::string nccl_unmodelled_settings_note(const std::vector<std::string>& settings) {
+    std::string list;
+    for (const std::string& s : settings) list += (list.empty() ? "" : ", ") + s;
+    return "the runs set " + list +
+           " (NCCL_DEBUG=INFO), which dtcalc does not model: it predicts them as NCCL's defaults (it models "
+           "NCCL_ALGO, NCCL_PROTO and NCCL_NVLS_ENABLE)";
+}
+
 std::string nccl_thread_launch_note(int gpus_per_thread) {
     // Public 8-GPU H100 and A100 sweeps run with -g 8 (one thread) take 17-20
     // us more at 8 B than dtcalc's NCCL latency, and than the same node run as

@@ -5,6 +5,7 @@
 // `calibrate` predict it the same way.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "collective/collective_cost.h"
 #include "collective/nccl/nccl_force.h"
@@ -32,6 +33,9 @@ struct NcclMeasurement {
     /// columns; float and sum where the input does not say): NVLS runs only
     /// for what the switch reduces (collective/nccl/nccl_reduction.h).
     NcclReduction reduction;
+    /// NCCL settings the run states that dtcalc does not model
+    /// ("NCCL_MAX_NCHANNELS=2"): predicted as NCCL's defaults, and said so.
+    std::vector<std::string> unmodelled_settings;
     /// What NCCL itself ran at this size, where the log says it
     /// (NCCL_DEBUG_SUBSYS=TUNING: "AllReduce: 1048576 Bytes -> Algo TREE
     /// proto LL128 channel{Lo..Hi}={0..15}"), in dtcalc's names
@@ -70,6 +74,9 @@ StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& 
 
 /// Why `count` rows of 0 bytes (MeasuredInputs::discarded) are left out.
 std::string nccl_discarded_note(int count);
+
+/// Which NCCL settings the runs made that dtcalc does not model.
+std::string nccl_unmodelled_settings_note(const std::vector<std::string>& settings);
 
 /// What a run where one thread drove `gpus_per_thread` GPUs (> 1) adds to
 /// its small sizes, for a note beside its rows.

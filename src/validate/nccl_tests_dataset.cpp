@@ -82,6 +82,15 @@ DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationCo
     }
     for (const auto& [group, g] : driven)
         out.group_notes.emplace_back(group, nccl_thread_launch_note(g));
+    // NCCL settings the runs state that dtcalc does not model: say which.
+    std::map<std::string, std::vector<std::string>> unmodelled;
+    for (const NcclMeasurement& row : rows)
+        for (const std::string& setting : row.unmodelled_settings) {
+            std::vector<std::string>& named = unmodelled[nccl_group_name(row)];
+            if (std::find(named.begin(), named.end(), setting) == named.end()) named.push_back(setting);
+        }
+    for (const auto& [group, settings] : unmodelled)
+        out.group_notes.emplace_back(group, nccl_unmodelled_settings_note(settings));
     for (const auto& [group, g] : choices)
         out.group_notes.emplace_back(
             group, fmt::format("NCCL's log names its choice at {} size(s): dtcalc makes the same at {} ({} on as many "

@@ -6,6 +6,7 @@
 
 #include "config/config_readers.h"
 #include "validate/log_tokens.h"
+#include "validate/nccl_debug_lines.h"
 
 namespace dtcalc {
 namespace {
@@ -134,6 +135,8 @@ NcclTestsLog parse_nccl_tests_json(const std::string& text, const std::string& p
                                                     : variable == "NCCL_NVLS_ENABLE" ? &run.nvls_enable
                                                                                      : nullptr;
             if (slot && !*slot) *slot = NcclTestsSetting{entry.substr(eq + 1), {path, 0, 0, key}};
+            if (!slot && variable.starts_with("NCCL_") && !nccl_setting_changes_nothing_timed(variable))
+                run.unmodelled_settings.push_back(entry);
         }
     }
     long long gpus_per_process = 1;

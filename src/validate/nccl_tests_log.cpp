@@ -30,6 +30,7 @@ struct TableColumns {
 // What a run's NCCL_DEBUG output says NCCL_ALGO and NCCL_PROTO were.
 struct EnvSettings {
     std::optional<NcclTestsSetting> algo, proto, nvls_enable;
+    std::vector<std::string> unmodelled;  ///< "NCCL_X=value", NCCL settings dtcalc does not model
 };
 
 // A run as the text states it, and what the text parser tracks about it.
@@ -179,6 +180,12 @@ void record_setting(std::optional<NcclTestsSetting>& slot, const std::string& va
     if (!slot) slot = NcclTestsSetting{value, {path, line, 0, variable}};
 }
 
+// Every rank prints each setting: keep one "NCCL_X=value" per setting and value.
+void note_unmodelled(std::vector<std::string>& settings, const NcclEnvLine& setting) {
+    const std::string text = setting.variable + "=" + setting.value;
+    if (std::find(settings.begin(), settings.end(), text) == settings.end()) settings.push_back(text);
+}
+
 // The text with each line's launcher tag removed (log_tokens.h), line for line.
 std::string without_launcher_tags(const std::string& text) {
     std::string out;
@@ -264,6 +271,11 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
         }
         if (const auto setting = nccl_env_line(line)) {
             const bool current = run && !run->ended;
+            if (!nccl_setting_modelled(setting->variable)) {
+                if (!nccl_setting_changes_nothing_timed(setting->variable))
+                    note_unmodelled(current ? run->unmodelled_settings : pending.unmodelled, *setting);
+                continue;
+            }
             std::optional<NcclTestsSetting>& into =
                 setting->variable == "NCCL_ALGO"   ? (current ? run->algo : pending.algo)
                 : setting->variable == "NCCL_PROTO" ? (current ? run->proto : pending.proto)
@@ -299,6 +311,7 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
             run->algo = std::move(pending.algo);
             run->proto = std::move(pending.proto);
             run->nvls_enable = std::move(pending.nvls_enable);
+            run->unmodelled_settings = std::move(pending.unmodelled);
             pending = {};
             run->program = pending_program;
             run->program_at = {path, pending_program_line, 0, ""};

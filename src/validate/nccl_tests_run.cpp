@@ -170,6 +170,7 @@ void append_nccl_tests_run(const NcclTestsRun& run, const std::string& path, con
         m.force = stated.force;
         m.force_origin = stated.origin;
         m.reduction = row_reduction(row, kind);
+        m.unmodelled_settings = run.unmodelled_settings;
         m.gpus_per_thread = run.gpus_per_thread;
         m.timed_operations = run.timed_operations;
         if (const NcclTuningLine* t = ran(row.bytes)) {

@@ -64,6 +64,9 @@ struct NcclTestsRun {
     int gpus_per_thread = 1;              ///< nGpus: nccl-tests' -g
     std::int64_t timed_operations = 20;   ///< -n x CUDA graph launches; nccl-tests' default where absent
     std::optional<NcclTestsSetting> algo, proto, nvls_enable;
+    /// Other NCCL settings the run states ("NCCL_IB_QPS_PER_CONNECTION=4"),
+    /// which dtcalc does not model; named beside the rows' errors.
+    std::vector<std::string> unmodelled_settings;
     std::vector<NcclTuningLine> tuning;   ///< NCCL's choice, the first of each size
     std::vector<std::pair<std::string, InputLocation>> rank_hosts;  ///< host of each rank, in rank order
     std::vector<NcclTestsRow> rows;
