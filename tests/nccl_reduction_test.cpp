@@ -77,7 +77,10 @@ TEST_CASE("nccl-tests' type and op names, and NCCL's spellings") {
     CHECK(parse_nccl_datatype("float64") == T::Double);
     CHECK(parse_nccl_datatype("f8e5m2") == T::F8e5m2);
     CHECK_FALSE(parse_nccl_datatype("fp4"));
-    CHECK_FALSE(parse_nccl_datatype("Float"));
+    CHECK(parse_nccl_datatype("Float") == T::Float);
+    CHECK(parse_nccl_datatype("BF16") == T::Bfloat16);
+    CHECK(parse_nccl_datatype("fp32") == T::Float);
+    CHECK(parse_nccl_redop("SUM") == Op::Sum);
     CHECK(parse_nccl_redop("avg") == Op::Avg);
     CHECK(parse_nccl_redop("premulsum") == Op::MulSum);
     CHECK_FALSE(parse_nccl_redop("none"));

@@ -1,6 +1,7 @@
 #include "collective/nccl/nccl_reduction.h"
 
 #include <array>
+#include <cctype>
 #include <string>
 #include <utility>
 
@@ -8,14 +9,16 @@ namespace dtcalc {
 namespace {
 
 // nccl-tests' names first (the name each prints), then the other spellings.
-constexpr std::array<std::pair<std::string_view, NcclDataType>, 19> kTypes{{
+constexpr std::array<std::pair<std::string_view, NcclDataType>, 26> kTypes{{
     {"int8", NcclDataType::Int8},         {"uint8", NcclDataType::Uint8},       {"int32", NcclDataType::Int32},
     {"uint32", NcclDataType::Uint32},     {"int64", NcclDataType::Int64},       {"uint64", NcclDataType::Uint64},
     {"half", NcclDataType::Half},         {"float", NcclDataType::Float},       {"double", NcclDataType::Double},
     {"bfloat16", NcclDataType::Bfloat16}, {"f8e4m3", NcclDataType::F8e4m3},     {"f8e5m2", NcclDataType::F8e5m2},
     {"char", NcclDataType::Int8},         {"int", NcclDataType::Int32},         {"float16", NcclDataType::Half},
     {"float32", NcclDataType::Float},     {"float64", NcclDataType::Double},    {"float8e4m3", NcclDataType::F8e4m3},
-    {"float8e5m2", NcclDataType::F8e5m2},
+    {"float8e5m2", NcclDataType::F8e5m2}, {"fp16", NcclDataType::Half},         {"bf16", NcclDataType::Bfloat16},
+    {"fp32", NcclDataType::Float},        {"fp64", NcclDataType::Double},       {"e4m3", NcclDataType::F8e4m3},
+    {"e5m2", NcclDataType::F8e5m2},       {"f16", NcclDataType::Half},
 }};
 
 // nccl-tests' own names: the first of kTypes, the first of kOps.
@@ -32,6 +35,12 @@ constexpr std::array<std::pair<std::string_view, NcclRedOp>, 7> kOps{{
     {"premulsum", NcclRedOp::MulSum},
 }};
 
+std::string lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 template <typename Table>
 std::string choices(const Table& table, std::size_t count) {
     std::string out;
@@ -46,14 +55,16 @@ std::string nccl_datatype_choices() { return choices(kTypes, kNcclTestsTypes); }
 std::string nccl_redop_choices() { return choices(kOps, kNcclTestsOps); }
 
 std::optional<NcclDataType> parse_nccl_datatype(std::string_view name) {
+    const std::string key = lower(name);
     for (const auto& [text, type] : kTypes)
-        if (text == name) return type;
+        if (text == key) return type;
     return std::nullopt;
 }
 
 std::optional<NcclRedOp> parse_nccl_redop(std::string_view name) {
+    const std::string key = lower(name);
     for (const auto& [text, op] : kOps)
-        if (text == name) return op;
+        if (text == key) return op;
     return std::nullopt;
 }
 

@@ -28,11 +28,12 @@ struct NcclReduction {
 
 /// nccl-tests' type names (-d and its table's "type": int8, uint8, int32,
 /// uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2, and
-/// the older char and int) and NCCL's (float16, float32, float64, float8e4m3,
-/// float8e5m2); nullopt for another.
+/// the older char and int), NCCL's (float16, float32, float64, float8e4m3,
+/// float8e5m2) and the short ones people write (fp16, f16, bf16, fp32, fp64,
+/// e4m3, e5m2), in any case; nullopt for another.
 std::optional<NcclDataType> parse_nccl_datatype(std::string_view name);
 /// nccl-tests' op names (-o and its table's "redop"): sum, prod, max, min,
-/// avg, mulsum (NCCL's premulsum too); nullopt for another.
+/// avg, mulsum (NCCL's premulsum too), in any case; nullopt for another.
 std::optional<NcclRedOp> parse_nccl_redop(std::string_view name);
 
 std::string_view nccl_datatype_name(NcclDataType type);
