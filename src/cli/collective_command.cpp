@@ -67,7 +67,6 @@ NcclReduction reduction_of(const CollectiveOptions& o) {
     return r;
 }
 
-// nccl-tests' parsesize(): a number with an optional K, M or G (binary, either case).
 // Why a one-NPU row of a nonzero size prices at 0 us (the nccl backend prices
 // NCCL's out-of-place copy where it can: nccl_one_rank.h).
 std::string one_rank_zero_reason(CollectiveKind kind, NetworkBackend backend) {
@@ -79,6 +78,7 @@ std::string one_rank_zero_reason(CollectiveKind kind, NetworkBackend backend) {
            "price it)";
 }
 
+// nccl-tests' parsesize(): a number with an optional K, M or G (binary, either case).
 std::uint64_t nccl_tests_size(const std::string& text, const char* flag) {
     std::string t = text;
     if (!t.empty() && (t.back() == 'k' || t.back() == 'm' || t.back() == 'g'))
