@@ -1,6 +1,7 @@
 #include "config/network_config.h"
 
 #include "config/config_readers.h"
+#include "core/name_key.h"
 #include "core/units.h"
 
 #include <cctype>
@@ -10,8 +11,7 @@ namespace dtcalc {
 namespace {
 
 std::string unknown_topology_message(const std::string& name) {
-    std::string lower;
-    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = ascii_lower(name);
     if (lower.find("mesh") != std::string::npos || lower.find("torus") != std::string::npos)
         return "unknown topology '" + name + "' (expected Ring, Switch, FullyConnected, Mesh2D, Torus2D or Torus3D)";
     return "unknown topology '" + name + "' (expected Ring, Switch or FullyConnected)";

@@ -1,14 +1,13 @@
 #include "core/collective_kind.h"
 
-#include <cctype>
 #include <string>
+
+#include "core/name_key.h"
 
 namespace dtcalc {
 
 std::optional<CollectiveKind> parse_collective_kind(std::string_view name) {
-    std::string key;
-    for (char c : name)
-        if (c != '-' && c != '_') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string key = name_key(name);
     if (key == "allreduce") return CollectiveKind::AllReduce;
     if (key == "reducescatter") return CollectiveKind::ReduceScatter;
     if (key == "allgather") return CollectiveKind::AllGather;

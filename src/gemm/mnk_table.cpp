@@ -9,6 +9,7 @@
 
 #include "config/config_readers.h"
 #include "core/error.h"
+#include "core/name_key.h"
 
 namespace dtcalc {
 namespace {
@@ -18,11 +19,6 @@ std::string trim(const std::string& s) {
     if (first == std::string::npos) return "";
     const auto last = s.find_last_not_of(" \t");
     return s.substr(first, last - first + 1);
-}
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
 }
 
 /// Comma-separated fields, trimmed, without the empty ones at the end.
@@ -72,10 +68,10 @@ MnkTable parse_mnk_csv_text(const std::string& text, const std::string& path) {
         if (trimmed.empty() || trimmed.front() == '#') continue;
         const auto fields = csv_fields(line);
         if (fields.empty()) continue;  // a row of empty cells
-        const bool header = first_content && fields.size() >= 2 && lower(fields[1]) == "m";
+        const bool header = first_content && fields.size() >= 2 && ascii_lower(fields[1]) == "m";
         first_content = false;
         if (header) {
-            if (fields.size() != 4 || lower(fields[2]) != "n" || lower(fields[3]) != "k")
+            if (fields.size() != 4 || ascii_lower(fields[2]) != "n" || ascii_lower(fields[3]) != "k")
                 throw InputError({path, line_number, 0, "header"},
                                  "expected 'Layer,m,n,k' (one strategy for all layers: per-layer strategies are not "
                                  "supported), got '" + trimmed + "'");

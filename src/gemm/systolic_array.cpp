@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/name_key.h"
 
 namespace dtcalc {
 
 std::optional<Dataflow> parse_dataflow(std::string_view name) {
-    std::string n(name);
-    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string n = ascii_lower(name);
     if (n == "ws") return Dataflow::WeightStationary;
     if (n == "os") return Dataflow::OutputStationary;
     if (n == "is") return Dataflow::InputStationary;

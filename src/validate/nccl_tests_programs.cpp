@@ -1,24 +1,13 @@
 #include "validate/nccl_tests_programs.h"
 
-#include <cctype>
+#include "core/name_key.h"
 
 namespace dtcalc {
-namespace {
-
-// The name in lower case without '-' and '_' ("All_Reduce" -> "allreduce").
-std::string squashed_lower(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-}  // namespace
 
 std::optional<CollectiveKind> program_collective(std::string_view program, bool* priced) {
     const std::size_t slash = program.find_last_of('/');
     if (slash != std::string_view::npos) program = program.substr(slash + 1);
-    std::string key = squashed_lower(program);
+    std::string key = name_key(program);
     if (key.ends_with("mpi")) key.resize(key.size() - 3);  // all_reduce_perf_mpi: the MPI build's name
     if (key.ends_with("perf")) key.resize(key.size() - 4);
     *priced = true;
@@ -33,7 +22,7 @@ std::optional<CollectiveKind> program_collective(std::string_view program, bool*
 
 std::optional<CollectiveKind> file_name_collective(const std::string& path) {
     const std::size_t slash = path.find_last_of('/');
-    const std::string name = squashed_lower(slash == std::string::npos ? path : path.substr(slash + 1));
+    const std::string name = name_key(slash == std::string::npos ? path : path.substr(slash + 1));
     std::optional<CollectiveKind> found;
     int hits = 0;
     auto look = [&](std::string_view word, CollectiveKind kind, std::string_view unless = {}) {

@@ -1,22 +1,13 @@
 #include "collective/nccl/nccl_parameters.h"
 
-#include <cctype>
 #include <string>
 
+#include "core/name_key.h"
+
 namespace dtcalc {
-namespace {
-
-std::string lower_without_dashes(std::string_view name) {
-    std::string key;
-    for (char c : name)
-        if (c != '-' && c != '_') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return key;
-}
-
-}  // namespace
 
 std::optional<NcclAlgorithm> parse_nccl_algorithm(std::string_view name) {
-    const std::string key = lower_without_dashes(name);
+    const std::string key = name_key(name);
     if (key == "ring") return NcclAlgorithm::Ring;
     if (key == "tree") return NcclAlgorithm::Tree;
     if (key == "nvls") return NcclAlgorithm::Nvls;
@@ -38,7 +29,7 @@ std::string_view nccl_algorithm_name(NcclAlgorithm algorithm) {
 }
 
 std::optional<NcclProtocol> parse_nccl_protocol(std::string_view name) {
-    const std::string key = lower_without_dashes(name);
+    const std::string key = name_key(name);
     if (key == "ll") return NcclProtocol::LL;
     if (key == "ll128") return NcclProtocol::LL128;
     if (key == "simple") return NcclProtocol::Simple;

@@ -1,9 +1,10 @@
 #include "collective/nccl/nccl_reduction.h"
 
 #include <array>
-#include <cctype>
 #include <string>
 #include <utility>
+
+#include "core/name_key.h"
 
 namespace dtcalc {
 namespace {
@@ -35,12 +36,6 @@ constexpr std::array<std::pair<std::string_view, NcclRedOp>, 7> kOps{{
     {"premulsum", NcclRedOp::MulSum},
 }};
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 template <typename Table>
 std::string choices(const Table& table, std::size_t count) {
     std::string out;
@@ -55,14 +50,14 @@ std::string nccl_datatype_choices() { return choices(kTypes, kNcclTestsTypes); }
 std::string nccl_redop_choices() { return choices(kOps, kNcclTestsOps); }
 
 std::optional<NcclDataType> parse_nccl_datatype(std::string_view name) {
-    const std::string key = lower(name);
+    const std::string key = ascii_lower(name);
     for (const auto& [text, type] : kTypes)
         if (text == key) return type;
     return std::nullopt;
 }
 
 std::optional<NcclRedOp> parse_nccl_redop(std::string_view name) {
-    const std::string key = lower(name);
+    const std::string key = ascii_lower(name);
     for (const auto& [text, op] : kOps)
         if (text == key) return op;
     return std::nullopt;

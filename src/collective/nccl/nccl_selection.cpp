@@ -34,13 +34,13 @@ std::string unavailable_reason(CollectiveKind kind, const NcclShape& shape, cons
     const bool nvls_graph = rates.topology.nvls.channels >= 2;
     // NVLS reduces in the switch only what NVSwitch can (nccl_reduction.h);
     // an all-gather reduces nothing.
-    const std::string switch_reduction =
-        kind == CollectiveKind::AllGather || nccl_nvls_reduces(reduction)
-            ? std::string()
-            : "NVLink SHARP does not reduce " + std::string(nccl_redop_name(reduction.op)) + " of " +
-                  std::string(nccl_datatype_name(reduction.type)) +
-                  " (ncclNvlsSupported: sum of float or double; sum, min or max of 32- and 64-bit integers, half "
-                  "or bfloat16)";
+    const auto switch_reduction = [&]() -> std::string {
+        if (kind == CollectiveKind::AllGather || nccl_nvls_reduces(reduction)) return "";
+        return "NVLink SHARP does not reduce " + std::string(nccl_redop_name(reduction.op)) + " of " +
+               std::string(nccl_datatype_name(reduction.type)) +
+               " (ncclNvlsSupported: sum of float or double; sum, min or max of 32- and 64-bit integers, half or "
+               "bfloat16)";
+    };
     switch (algorithm) {
         case NcclAlgorithm::Ring:
             return "";
@@ -50,13 +50,13 @@ std::string unavailable_reason(CollectiveKind kind, const NcclShape& shape, cons
             if (!simple) return "runs Simple only";
             if (shape.nodes > 1) return "runs on one node (across nodes NCCL needs CollNet; nvls-tree is its multi-node form)";
             if (!nvls_graph) return "needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more";
-            return switch_reduction;
+            return switch_reduction();
         case NcclAlgorithm::NvlsTree:
             if (!simple) return "runs Simple only";
             if (!all_reduce) return "runs all-reduce only";
             if (shape.nodes <= 1) return "runs across nodes (nvls on one node)";
             if (!nvls_graph) return "needs NVLink SHARP (NVSwitch multicast, sm90 or later) and 2 GPUs or more per node";
-            return switch_reduction;
+            return switch_reduction();
         case NcclAlgorithm::Pat:
             if (!simple) return "runs Simple only";
             if (all_reduce) return "runs all-gather and reduce-scatter only";
