@@ -94,10 +94,15 @@ TEST_CASE("collective on one NPU: NCCL's copy priced where the tables give its r
     CHECK(a2a.out.find("dtcalc: note: all-to-all on 1 NPU: nothing moves between NPUs, so 0 us (NCCL sends a rank's "
                        "share to itself in its point-to-point kernel; that copy is not priced)") != std::string::npos);
     CHECK(a2a.out.find("NCCL discards an empty collective") == std::string::npos);
-    // A100: NCCL's Ampere tables here state no copy rate.
+    // B200: NCCL's Blackwell tables here state no copy rate.
+    const Run b200 = run_dtcalc("collective all-reduce --size 1MiB --gpu b200 --nodes 1 --gpus-per-node 1");
+    REQUIRE(b200.exit_code == 0);
+    CHECK(b200.out.find("this preset's [nccl] table states no copy-efficiency to price it") != std::string::npos);
+    // A100 80GB: 5.4 us + 2 x 1,048,576 B / (2,039 x 0.843 B/ns) = 5.4 + 1.2200 = 6.620 us.
     const Run a100 = run_dtcalc("collective all-reduce --size 1MiB --gpu a100-80gb-sxm --nodes 1 --gpus-per-node 1");
     REQUIRE(a100.exit_code == 0);
-    CHECK(a100.out.find("this preset's [nccl] table states no copy-efficiency to price it") != std::string::npos);
+    CHECK(a100.out.find("6.620") != std::string::npos);
+    CHECK(a100.out.find("one rank's copy-overhead-us from the H100 fit, unvalidated") != std::string::npos);
     // Two ranks: no such note.
     const Run two = run_dtcalc("collective all-reduce --backend nccl --size 1MiB " + preset +
                                " --nodes 1 --gpus-per-node 2");

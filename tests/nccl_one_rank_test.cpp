@@ -62,11 +62,26 @@ TEST_CASE("one rank in place, of 0 bytes, or by point-to-point: nothing priced, 
     CHECK(one_rank(h100, CollectiveKind::SendRecv, GiB, true).nccl_algorithm == "none");
 }
 
-TEST_CASE("one rank on a GPU whose tables state no copy rate: not priced") {
-    // presets/nccl/ampere.toml states no copy-efficiency (no A100 copy measured).
+TEST_CASE("one rank on A100: the Ampere tables' copy share at the card's own HBM rate") {
+    // presets/nccl/ampere.toml: copy-efficiency 0.843 (GPUInspector.jl on an
+    // A100-SXM4-40GB: 1220.7 of 1448.4 GiB/s), copy-overhead-us 5.4 (assumed,
+    // the H100 fit). a100-ib-hdr200 has the A100 80GB: HBM2e 2,039 GB/s
+    // (datasheet). 1 GiB: 2 x 1,073,741,824 B at 2,039 x 0.843 = 1,718.877
+    // B/ns = 1,249,352.7 ns, + 5,400 ns = 1,254,752.7 ns.
     const System a100 = load_preset("a100-ib-hdr200", kDirs).system;
-    REQUIRE(a100.nccl()->copy_efficiency == 0);
-    CHECK(one_rank(a100, CollectiveKind::AllReduce, GiB, true).time_ns == 0);
+    CHECK(a100.nccl()->copy_efficiency == doctest::Approx(0.843));
+    const CollectiveResult ar = one_rank(a100, CollectiveKind::AllReduce, GiB, true);
+    CHECK(ar.time_ns == doctest::Approx(1254752.7).epsilon(1e-6));
+    CHECK(ar.nccl_algorithm == "copy");
+    // The 40 GB card's own HBM2, 1,555 GB/s: 2,147,483,648 / (1,555 x 0.843)
+    // = 1,638,218.8 ns, + 5,400 ns.
+    CHECK(nccl_one_rank_copy_ns(GiB, 1555, *a100.nccl()) == doctest::Approx(1643618.8).epsilon(1e-6));
+}
+
+TEST_CASE("one rank on a GPU whose tables state no copy rate: not priced") {
+    // No parameters stated (presets/nccl/blackwell.toml states none: no B200
+    // copy measured).
     NcclParameters none;
     CHECK(nccl_one_rank_copy_ns(GiB, 3350, none) == 0);
+    CHECK(nccl_one_rank_copy_ns(GiB, 8000, none) == 0);
 }
