@@ -137,7 +137,7 @@ TEST_CASE("validate takes each row's type and op: nccl-tests' columns, a dataset
         "  1073741824     268435456     float     xor      -1   4000.0  268.44  469.77       0   4000.0  268.44  469.77       0\n";
     // The row is line 18: five lines of run header, eight rank lines, four of table header.
     CHECK_INPUT_ERROR(parse_nccl_tests_log(header("all_reduce_perf", 8) + bad + kFooter, "x.log"),
-                      "x.log:18: redop 'xor': not one of nccl-tests' ops (sum, prod, max, min, avg or mulsum)");
+                      "x.log:18: unknown redop 'xor': expected nccl-tests' sum, prod, max, min, avg or mulsum");
 
     const std::string csv = write_temp_file(
         "reduction.csv",

@@ -113,12 +113,12 @@ NcclReduction row_reduction(const NcclTestsRow& row, CollectiveKind kind) {
     if (!row.type.empty()) {
         const auto type = parse_nccl_datatype(row.type);
         if (!type)
-            fail(row.at, "type '" + row.type + "': not one of nccl-tests' types (" + nccl_datatype_choices() + ")");
+            fail(row.at, "unknown type '" + row.type + "': expected nccl-tests' " + nccl_datatype_choices());
         r.type = *type;
     }
     if (reducing(kind) && !row.redop.empty()) {
         const auto op = parse_nccl_redop(row.redop);
-        if (!op) fail(row.at, "redop '" + row.redop + "': not one of nccl-tests' ops (" + nccl_redop_choices() + ")");
+        if (!op) fail(row.at, "unknown redop '" + row.redop + "': expected nccl-tests' " + nccl_redop_choices());
         r.op = *op;
     }
     return r;
