@@ -5,6 +5,7 @@
 //   dtcalc.predict(model="llama2-70b", preset="hgx-h100", tp=8)           -> dict
 //   dtcalc.collective(kind="all-reduce", size="1MiB", preset="hgx-h100")   -> list of dicts
 //     (algo="ring", proto="^LL128": NCCL_ALGO / NCCL_PROTO, as --algo / --proto;
+//     min_nchannels=32, max_nchannels=8: NCCL_MIN/MAX_NCHANNELS;
 //     datatype="bfloat16", op="avg": nccl-tests' -d / -o)
 //   dtcalc.sweep(model="llama2-70b", preset="lab-system1", tp="1..64",
 //                recompute=["none", "full"], npus=64)                      -> list of flat dicts
@@ -142,7 +143,8 @@ PYBIND11_MODULE(dtcalc, m) {
             }
             return json_loads(json);
         },
-        "One collective or a range of sizes: collective(kind='all-reduce', size='1MiB', preset=..., npus=..., algo=..., proto=..., datatype=..., op=...)\n"
+        "One collective or a range of sizes: collective(kind='all-reduce', size='1MiB', preset=..., npus=..., algo=..., proto=..., "
+        "min_nchannels=..., max_nchannels=..., datatype=..., op=...)\n"
         "-> list of dicts, one per size (`dtcalc collective --format json`).");
 
     m.def(

@@ -213,8 +213,8 @@ TEST_CASE("NCCL_NVLS_ENABLE set by environment (an integer parameter, its line e
 
 TEST_CASE("NCCL settings dtcalc does not model are named beside the rows; logging and files are not") {
     const std::string row = "        1024           128    double     sum      -1    10.00    0.10    0.10       0    10.00    0.10    0.10       0\n";
-    const std::string lines = "hostA:1:1 [0] NCCL INFO NCCL_MAX_NCHANNELS set by environment to 2.\n"
-                              "hostA:1:1 [1] NCCL INFO NCCL_MAX_NCHANNELS set by environment to 2.\n"
+    const std::string lines = "hostA:1:1 [0] NCCL INFO NCCL_BUFFSIZE set by environment to 8388608.\n"
+                              "hostA:1:1 [1] NCCL INFO NCCL_BUFFSIZE set by environment to 8388608.\n"
                               "hostA:1:1 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n"
                               "hostA:1:1 [0] NCCL INFO NCCL_TOPO_DUMP_FILE set by environment to /tmp/topo.xml\n"
                               "hostA:1:1 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\n"
@@ -222,14 +222,14 @@ TEST_CASE("NCCL settings dtcalc does not model are named beside the rows; loggin
     const auto rows = parse_nccl_tests_log(header("all_reduce_perf", 2) + lines + row + kFooter, "f.log");
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].unmodelled_settings ==
-          std::vector<std::string>{"NCCL_MAX_NCHANNELS=2", "NCCL_IB_QPS_PER_CONNECTION=4"});
+          std::vector<std::string>{"NCCL_BUFFSIZE=8388608", "NCCL_IB_QPS_PER_CONNECTION=4"});
     CHECK(rows[0].force == NcclForce::only(NcclAlgorithm::Ring, std::nullopt));
     // validate says so in the group's notes.
     const std::string log = dtcalc::testing::write_temp_file("all_reduce_perf_settings.log",
                                                              header("all_reduce_perf", 2) + lines + row + kFooter);
     const auto r = dtcalc::testing::run_dtcalc("validate --dataset " + log + " --preset hgx-h100 --format json");
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.find("the runs set NCCL_MAX_NCHANNELS=2, NCCL_IB_QPS_PER_CONNECTION=4 (NCCL_DEBUG=INFO), which "
+    CHECK(r.out.find("the runs set NCCL_BUFFSIZE=8388608, NCCL_IB_QPS_PER_CONNECTION=4 (NCCL_DEBUG=INFO), which "
                      "dtcalc does not model: it predicts them as NCCL's defaults") != std::string::npos);
     CHECK(r.out.find("NCCL_IB_TIMEOUT") == std::string::npos);
 }

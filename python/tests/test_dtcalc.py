@@ -156,6 +156,21 @@ class CollectiveTest(unittest.TestCase):
             dtcalc.collective(kind="all-reduce", size="8", preset="hgx-h100", algo="fast")
         self.assertIn("algo='fast': expected Tree, Ring", str(e.exception))
 
+    def test_channel_limits_as_nccl_applies_them(self):
+        # 4 GiB all-gather on one HGX H100 node: NCCL's rules run 24 ring
+        # channels; NCCL_MAX_NCHANNELS=8 runs 8, each driving 20.6 GB/s (one
+        # point-to-point channel's NVLink figure): 8 x 20.6 = 164.8 GB/s of
+        # bus bandwidth at most.
+        rows = dtcalc.collective(kind="all-gather", size="4GiB", preset="hgx-h100", max_nchannels=8)
+        self.assertEqual(rows[0]["channels"], 8)
+        self.assertLess(rows[0]["busbw_GBps"], 164.8)
+        self.assertGreater(rows[0]["busbw_GBps"], 0.99 * 164.8)
+        free = dtcalc.collective(kind="all-gather", size="4GiB", preset="hgx-h100")
+        self.assertEqual(free[0]["channels"], 24)
+        with self.assertRaises(dtcalc.InputError) as e:
+            dtcalc.collective(kind="all-gather", size="4GiB", preset="hgx-h100", max_nchannels=0)
+        self.assertIn("expected 1 to 64 channels (NCCL's MAXCHANNELS), got 0", str(e.exception))
+
 
 class SweepTest(unittest.TestCase):
     def test_the_lab_space_is_56_flat_rows(self):

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <span>
 #include <sstream>
+#include <utility>
 
 #include "collective/collective_cost.h"
 #include "config/config_readers.h"
@@ -138,6 +140,8 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     if (const ConfigValue* v = r.optional("npus")) npus = as_positive_integer(*v);
     const ConfigValue* algo = r.optional("algo");
     const ConfigValue* proto = r.optional("proto");
+    const ConfigValue* min_nchannels = r.optional("min_nchannels");
+    const ConfigValue* max_nchannels = r.optional("max_nchannels");
     // nccl-tests' -d and -o (float and sum where not given).
     NcclReduction reduction;
     if (const ConfigValue* v = r.optional("datatype")) {
@@ -163,6 +167,13 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     query.nccl = nccl_force_option(sys.system, algo ? as_string(*algo) : "", proto ? as_string(*proto) : "",
                                    algo ? algo->where : InputLocation{"", 0, 0, "algo"},
                                    proto ? proto->where : InputLocation{"", 0, 0, "proto"});
+    for (const auto& [value, minimum] : {std::pair{min_nchannels, true}, std::pair{max_nchannels, false}}) {
+        if (!value) continue;
+        const double n = as_non_negative_number(*value);
+        if (n != std::floor(n)) fail_at(*value, "expected a whole number of channels, got '" + value->text + "'");
+        apply_nccl_channel_option(query.nccl, sys.system, minimum, static_cast<long long>(std::min(n, 1e6)),
+                                  value->where);
+    }
     std::vector<CollectiveRow> rows;
     for (std::uint64_t size : *sizes) {
         query.bytes = size;

@@ -37,6 +37,7 @@ struct CollectiveOptions {
     std::optional<long long> gpus_per_node;
     std::string algo;
     std::string proto;
+    std::optional<long long> min_nchannels, max_nchannels;  ///< NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS
     std::string datatype;  ///< nccl-tests' -d (float by default)
     std::string op;        ///< nccl-tests' -o (sum by default)
     SystemOptions system;
@@ -220,6 +221,10 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
 
     CollectiveQuery query;
     query.nccl = parse_nccl_force(sys, options.algo, options.proto);
+    if (options.min_nchannels)
+        apply_nccl_channel_option(query.nccl, sys.system, true, *options.min_nchannels, {"--min-nchannels", 0, 0, ""});
+    if (options.max_nchannels)
+        apply_nccl_channel_option(query.nccl, sys.system, false, *options.max_nchannels, {"--max-nchannels", 0, 0, ""});
     query.kind = *kind;
     query.out_of_place = true;  // nccl-tests' first time column
     query.reduction = reduction_of(options);
@@ -300,6 +305,11 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
                         "nccl backend: NCCL_ALGO, in its syntax: ring | tree | nvls | nvlstree | pat, a list, ^ to exclude, allreduce:tree");
     command->add_option("--proto", options->proto,
                         "nccl backend: NCCL_PROTO, in its syntax: LL | LL128 | Simple, a list, ^ to exclude, allreduce:LL128");
+    command->add_option("--min-nchannels", options->min_nchannels,
+                        "nccl backend: NCCL_MIN_NCHANNELS, copy the communicator's channels up to at least this many "
+                        "(0 to 64)");
+    command->add_option("--max-nchannels", options->max_nchannels,
+                        "nccl backend: NCCL_MAX_NCHANNELS, run at most this many channels (1 to 64)");
     command->add_option("-d,--datatype", options->datatype,
                         "nccl-tests' -d: the element type (int8, uint8, int32, uint32, int64, uint64, half, float, "
                         "double, bfloat16, f8e4m3, f8e5m2; default float); nccl backend: NVLS reduces only some");

@@ -149,4 +149,19 @@ NcclForce nccl_force_option(const System& system, std::string_view algo, std::st
     return force;
 }
 
+void apply_nccl_channel_option(NcclForce& force, const System& system, bool minimum, long long value,
+                               const InputLocation& where) {
+    if (system.backend != NetworkBackend::Nccl || !system.nccl())
+        throw InputError(where, "applies to the nccl backend only (this system uses " +
+                                    std::string(network_backend_name(system.backend)) + ")");
+    const long long low = minimum ? 0 : 1;
+    if (value < low || value > 64)
+        throw InputError(where, "expected " + std::to_string(low) + " to 64 channels (NCCL's MAXCHANNELS), got " +
+                                    std::to_string(value));
+    if (minimum)
+        apply_nccl_min_nchannels(force, std::to_string(value), where);
+    else
+        apply_nccl_max_nchannels(force, std::to_string(value), where);
+}
+
 }  // namespace dtcalc

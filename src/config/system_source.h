@@ -58,6 +58,13 @@ ResolvedSystem resolve_system(const SystemSource& source, const std::vector<std:
 NcclForce nccl_force_option(const System& system, std::string_view algo, std::string_view proto,
                             const InputLocation& algo_at, const InputLocation& proto_at);
 
+/// NCCL_MIN_NCHANNELS (`minimum`) or NCCL_MAX_NCHANNELS given as an option
+/// (collective's --min-nchannels / --max-nchannels, the library's
+/// min_nchannels / max_nchannels): for the nccl backend only, 0 to 64 and 1
+/// to 64 channels (NCCL's MAXCHANNELS); else an InputError at `where`.
+void apply_nccl_channel_option(NcclForce& force, const System& system, bool minimum, long long value,
+                               const InputLocation& where);
+
 /// Search paths: $DTCALC_PRESET_PATH / $DTCALC_MODEL_PATH (':'-separated), then
 /// ./presets or ./models, the install's share/dtcalc/..., next to the
 /// executable, and the source tree.

@@ -39,10 +39,6 @@ std::optional<NcclEnvLine> nccl_env_line(std::string_view line) {
     return NcclEnvLine{std::string(variable), std::string(value)};
 }
 
-bool nccl_setting_modelled(std::string_view variable) {
-    return variable == "NCCL_ALGO" || variable == "NCCL_PROTO" || variable == "NCCL_NVLS_ENABLE";
-}
-
 bool nccl_setting_changes_nothing_timed(std::string_view variable) {
     // What NCCL logs, where it finds its peers and writes its files, and how
     // long it waits on a failed link: nothing a healthy run's times depend on.

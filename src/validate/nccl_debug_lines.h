@@ -6,8 +6,8 @@
 //       (src/graph/tuning.cc, ncclTopoTuneModel; every rank; also NCCL_PROTO)
 //   host:pid:tid [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.
 //       (src/misc/param.cc, every integer parameter: its value ends in a
-//        period; dtcalc models NCCL_ALGO, NCCL_PROTO and NCCL_NVLS_ENABLE and
-//        names the others it does not model beside the rows' errors)
+//        period; dtcalc models the settings nccl_force.h lists
+//        (nccl_modelled_settings) and names the others beside the rows' errors)
 //   host:pid:tid [0] NCCL INFO AllReduce: 1048576 Bytes -> Algo TREE proto LL128 channel{Lo..Hi}={0..15}
 //       (src/enqueue.cc; rank 0, once per call, with NCCL_DEBUG_SUBSYS=TUNING;
 //        the bytes are count x type size: a rank's share for AllGather and
@@ -28,9 +28,6 @@ struct NcclEnvLine {
 
 std::optional<NcclEnvLine> nccl_env_line(std::string_view line);
 
-/// NCCL_ALGO, NCCL_PROTO and NCCL_NVLS_ENABLE: the settings that restrict
-/// dtcalc's prediction (collective/nccl/nccl_force.h).
-bool nccl_setting_modelled(std::string_view variable);
 /// Settings that change nothing a run's times depend on (logging, files, the
 /// bootstrap sockets, IB retry timing): not worth a note.
 bool nccl_setting_changes_nothing_timed(std::string_view variable);

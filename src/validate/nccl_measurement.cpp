@@ -14,21 +14,16 @@ std::string nccl_input_place(const InputLocation& at) {
     return at.key.empty() ? at.file : at.file + " (" + at.key + ")";
 }
 
-StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
-                                  const InputLocation& proto_at, const std::string& nvls_enable,
-                                  const InputLocation& nvls_enable_at) {
+StatedNcclForce stated_nccl_force(const std::vector<NcclStatedSetting>& settings) {
     StatedNcclForce out;
-    apply_nccl_algo(out.force, algo, algo_at);
-    apply_nccl_proto(out.force, proto, proto_at);
-    if (!nvls_enable.empty()) apply_nccl_nvls_enable(out.force, nvls_enable, nvls_enable_at);
-    const auto note = [&](const char* variable, const std::string& value, const InputLocation& at) {
-        if (value.empty()) return;
-        out.origin += (out.origin.empty() ? "" : ", ") + std::string(variable) + "=" + value + " at " +
-                      nccl_input_place(at);
-    };
-    note("NCCL_ALGO", algo, algo_at);
-    note("NCCL_PROTO", proto, proto_at);
-    note("NCCL_NVLS_ENABLE", nvls_enable, nvls_enable_at);
+    for (std::string_view variable : nccl_modelled_settings()) {
+        for (const NcclStatedSetting& setting : settings) {
+            if (setting.variable != variable || setting.value.empty()) continue;
+            apply_nccl_setting(out.force, setting.variable, setting.value, setting.at);
+            out.origin += (out.origin.empty() ? "" : ", ") + setting.variable + "=" + setting.value + " at " +
+                          nccl_input_place(setting.at);
+        }
+    }
     return out;
 }
 

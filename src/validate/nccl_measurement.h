@@ -60,17 +60,23 @@ struct NcclMeasurement {
 /// known, else "file (key)" (a JSON member), else the file.
 std::string nccl_input_place(const InputLocation& at);
 
-/// A run's own NCCL_ALGO / NCCL_PROTO / NCCL_NVLS_ENABLE (any may be empty:
-/// unset), read at where its input states them: the restriction, and
-/// "NCCL_ALGO=Ring at file:line" for messages. Throws InputError at the place
-/// for a value NCCL rejects.
+/// One NCCL setting a run states (one of nccl_modelled_settings()): its
+/// variable, value, and where.
+struct NcclStatedSetting {
+    std::string variable;  ///< "NCCL_ALGO", "NCCL_MAX_NCHANNELS", ...
+    std::string value;
+    InputLocation at;
+};
+
+/// A run's own NCCL settings (those it does not state: unset), read at where
+/// its input states them, in nccl_modelled_settings()'s order: the
+/// restriction, and "NCCL_ALGO=Ring at file:line" for messages. Throws
+/// InputError at the place for a value NCCL rejects.
 struct StatedNcclForce {
     NcclForce force;
     std::string origin;
 };
-StatedNcclForce stated_nccl_force(const std::string& algo, const InputLocation& algo_at, const std::string& proto,
-                                  const InputLocation& proto_at, const std::string& nvls_enable = "",
-                                  const InputLocation& nvls_enable_at = {});
+StatedNcclForce stated_nccl_force(const std::vector<NcclStatedSetting>& settings);
 
 /// Why `count` rows of 0 bytes (MeasuredInputs::discarded) are left out.
 std::string nccl_discarded_note(int count);

@@ -1,7 +1,10 @@
 #include "validate/nccl_tests_csv.h"
 
 #include <optional>
+#include <string_view>
+#include <utility>
 
+#include "core/name_key.h"
 #include "validate/csv_table.h"
 
 namespace dtcalc {
@@ -28,8 +31,8 @@ std::string noted_setting(const std::string& notes, std::string_view variable) {
     return value;
 }
 
-// A row's NCCL_ALGO or NCCL_PROTO: its own column, else its notes; both
-// given and different is an error at the row.
+// A row's NCCL setting (NCCL_ALGO, ...): its own column, else its notes;
+// both given and different is an error at the row.
 std::string row_setting(const CsvTable& table, std::size_t r, std::optional<std::size_t> column,
                         std::optional<std::size_t> notes, std::string_view variable, const char* column_name) {
     const std::string given = column ? table.rows[r][*column] : "";
@@ -54,9 +57,13 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
     const std::size_t c_coll = table.column("collective");
     const std::size_t c_size = table.column("size_bytes");
     const std::size_t c_time = table.column("time_us");
-    const auto c_algo = optional_column(table, "nccl_algo");
-    const auto c_proto = optional_column(table, "nccl_proto");
-    const auto c_nvls = optional_column(table, "nccl_nvls_enable");
+    // Each setting dtcalc models: its column (the variable in lower case:
+    // nccl_algo, nccl_max_nchannels, ...), where the table has it.
+    std::vector<std::pair<std::string, std::optional<std::size_t>>> c_settings;
+    for (std::string_view variable : nccl_modelled_settings()) {
+        const std::string column = ascii_lower(variable);
+        c_settings.emplace_back(column, optional_column(table, column));
+    }
     const auto c_notes = optional_column(table, "notes");
     const auto c_iters = optional_column(table, "iters");
     const auto c_type = optional_column(table, "type");
@@ -92,12 +99,15 @@ std::vector<NcclMeasurement> read_nccl_tests_csv(const std::string& path) {
                                      std::to_string(iters));
             m.timed_operations = iters;
         }
-        const std::string algo = row_setting(table, r, c_algo, c_notes, "NCCL_ALGO", "nccl_algo");
-        const std::string proto = row_setting(table, r, c_proto, c_notes, "NCCL_PROTO", "nccl_proto");
-        const std::string nvls = row_setting(table, r, c_nvls, c_notes, "NCCL_NVLS_ENABLE", "nccl_nvls_enable");
-        StatedNcclForce stated = stated_nccl_force(algo, {table.path, table.lines[r], 0, "nccl_algo"}, proto,
-                                                   {table.path, table.lines[r], 0, "nccl_proto"}, nvls,
-                                                   {table.path, table.lines[r], 0, "nccl_nvls_enable"});
+        std::vector<NcclStatedSetting> settings;
+        for (std::size_t i = 0; i < c_settings.size(); ++i) {
+            const std::string_view variable = nccl_modelled_settings()[i];
+            const auto& [column, c] = c_settings[i];
+            std::string value = row_setting(table, r, c, c_notes, variable, column.c_str());
+            if (!value.empty())
+                settings.push_back({std::string(variable), std::move(value), {table.path, table.lines[r], 0, column}});
+        }
+        StatedNcclForce stated = stated_nccl_force(settings);
         m.force = stated.force;
         m.force_origin = std::move(stated.origin);
         // nccl-tests' "type" and "redop" (-d, -o), where the table has them.

@@ -4,9 +4,10 @@
 // nodes, collective (all_reduce_perf, all_gather_perf, reduce_scatter_perf,
 // alltoall_perf, sendrecv_perf, or dtcalc's names), size_bytes and time_us
 // (out-of-place). A run made with NCCL_ALGO / NCCL_PROTO set says so in the
-// optional columns nccl_algo, nccl_proto and nccl_nvls_enable (NCCL's syntax,
-// nccl_force.h; empty: unset), or as "NCCL_ALGO=Ring" written in its notes
-// cell; the row is
+// optional columns nccl_algo, nccl_proto, nccl_nvls_enable,
+// nccl_min_nchannels and nccl_max_nchannels (each setting nccl_force.h models,
+// in lower case; NCCL's syntax; empty: unset), or as "NCCL_ALGO=Ring" written
+// in its notes cell; the row is
 // then predicted with NCCL's choice restricted the same way. The optional
 // columns type and redop give nccl-tests' -d and -o (float and sum where
 // absent or empty; redop "none" for a collective that reduces nothing):

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string_view>
 
 #include "config/config_readers.h"
@@ -130,13 +131,14 @@ NcclTestsLog parse_nccl_tests_json(const std::string& text, const std::string& p
             const auto eq = entry.find('=');
             if (eq == std::string::npos) continue;
             const std::string variable = entry.substr(0, eq);
-            std::optional<NcclTestsSetting>* slot = variable == "NCCL_ALGO"          ? &run.algo
-                                                    : variable == "NCCL_PROTO"       ? &run.proto
-                                                    : variable == "NCCL_NVLS_ENABLE" ? &run.nvls_enable
-                                                                                     : nullptr;
-            if (slot && !*slot) *slot = NcclTestsSetting{entry.substr(eq + 1), {path, 0, 0, key}};
-            if (!slot && variable.starts_with("NCCL_") && !nccl_setting_changes_nothing_timed(variable))
+            if (nccl_setting_modelled(variable)) {
+                // The first entry of a variable counts, as getenv finds it.
+                if (std::none_of(run.settings.begin(), run.settings.end(),
+                                 [&](const NcclStatedSetting& s) { return s.variable == variable; }))
+                    run.settings.push_back({variable, entry.substr(eq + 1), {path, 0, 0, key}});
+            } else if (variable.starts_with("NCCL_") && !nccl_setting_changes_nothing_timed(variable)) {
                 run.unmodelled_settings.push_back(entry);
+            }
         }
     }
     long long gpus_per_process = 1;

@@ -29,7 +29,7 @@ struct TableColumns {
 
 // What a run's NCCL_DEBUG output says NCCL_ALGO and NCCL_PROTO were.
 struct EnvSettings {
-    std::optional<NcclTestsSetting> algo, proto, nvls_enable;
+    std::vector<NcclStatedSetting> settings;  ///< nccl_modelled_settings() the run states
     std::vector<std::string> unmodelled;  ///< "NCCL_X=value", NCCL settings dtcalc does not model
 };
 
@@ -171,13 +171,17 @@ void close_run(const Run& run, int next_line, const std::string& path, const Ncc
 }
 
 // Record one setting line; every rank prints it, and they must agree.
-void record_setting(std::optional<NcclTestsSetting>& slot, const std::string& variable, const std::string& value,
+void record_setting(std::vector<NcclStatedSetting>& settings, const std::string& variable, const std::string& value,
                     int line, const std::string& path) {
-    if (slot && slot->value != value)
+    const auto known = std::find_if(settings.begin(), settings.end(),
+                                    [&](const NcclStatedSetting& s) { return s.variable == variable; });
+    if (known == settings.end()) {
+        settings.push_back({variable, value, {path, line, 0, variable}});
+    } else if (known->value != value) {
         fail(path, line,
-             fmt::format("{} set to '{}' here but to '{}' at line {} for the same run", variable, value, slot->value,
-                         slot->at.line));
-    if (!slot) slot = NcclTestsSetting{value, {path, line, 0, variable}};
+             fmt::format("{} set to '{}' here but to '{}' at line {} for the same run", variable, value, known->value,
+                         known->at.line));
+    }
 }
 
 // Every rank prints each setting: keep one "NCCL_X=value" per setting and value.
@@ -276,11 +280,8 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
                     note_unmodelled(current ? run->unmodelled_settings : pending.unmodelled, *setting);
                 continue;
             }
-            std::optional<NcclTestsSetting>& into =
-                setting->variable == "NCCL_ALGO"   ? (current ? run->algo : pending.algo)
-                : setting->variable == "NCCL_PROTO" ? (current ? run->proto : pending.proto)
-                                                    : (current ? run->nvls_enable : pending.nvls_enable);
-            record_setting(into, setting->variable, setting->value, line_number, path);
+            record_setting(current ? run->settings : pending.settings, setting->variable, setting->value, line_number,
+                           path);
             continue;
         }
         if (tokens[0] != "#") {
@@ -308,9 +309,7 @@ NcclTestsLog parse_nccl_tests_log_with_failures(const std::string& raw_text, con
             if (tokens.size() >= 5 && tokens[3] == "nGpus")
                 run->gpus_per_thread = header_number(tokens[4], "a whole number of GPUs", "nGpus", 1, path, line_number);
             run->timed_operations = timed_operations(tokens, path, line_number);
-            run->algo = std::move(pending.algo);
-            run->proto = std::move(pending.proto);
-            run->nvls_enable = std::move(pending.nvls_enable);
+            run->settings = std::move(pending.settings);
             run->unmodelled_settings = std::move(pending.unmodelled);
             pending = {};
             run->program = pending_program;

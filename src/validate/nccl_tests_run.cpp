@@ -153,10 +153,7 @@ void append_nccl_tests_run(const NcclTestsRun& run, const std::string& path, con
             if (t.function == function && t.bytes * share == bytes) return &t;
         return nullptr;
     };
-    const NcclTestsSetting algo = run.algo.value_or(NcclTestsSetting{"", {path, 0, 0, "NCCL_ALGO"}});
-    const NcclTestsSetting proto = run.proto.value_or(NcclTestsSetting{"", {path, 0, 0, "NCCL_PROTO"}});
-    const NcclTestsSetting nvls = run.nvls_enable.value_or(NcclTestsSetting{"", {path, 0, 0, "NCCL_NVLS_ENABLE"}});
-    const StatedNcclForce stated = stated_nccl_force(algo.value, algo.at, proto.value, proto.at, nvls.value, nvls.at);
+    const StatedNcclForce stated = stated_nccl_force(run.settings);
     for (const NcclTestsRow& row : run.rows) {
         check_row_fits(row, kind, ranks);
         NcclMeasurement m;

@@ -47,12 +47,6 @@ struct NcclTestsRow {
     double time_us = 0;       ///< > 0
 };
 
-/// A setting the run states (NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE) and where.
-struct NcclTestsSetting {
-    std::string value;
-    InputLocation at;
-};
-
 struct NcclTestsRun {
     InputLocation header_at;   ///< the run's header: "# nThread ..." line, the JSON's "config"
     std::string program;       ///< empty where the output does not name it
@@ -63,7 +57,9 @@ struct NcclTestsRun {
     std::string hosts_named_by, hosts_expected;
     int gpus_per_thread = 1;              ///< nGpus: nccl-tests' -g
     std::int64_t timed_operations = 20;   ///< -n x CUDA graph launches; nccl-tests' default where absent
-    std::optional<NcclTestsSetting> algo, proto, nvls_enable;
+    /// The NCCL settings dtcalc models that the run states (NCCL_ALGO, ...;
+    /// nccl_modelled_settings()), one per variable.
+    std::vector<NcclStatedSetting> settings;
     /// Other NCCL settings the run states ("NCCL_IB_QPS_PER_CONNECTION=4"),
     /// which dtcalc does not model; named beside the rows' errors.
     std::vector<std::string> unmodelled_settings;

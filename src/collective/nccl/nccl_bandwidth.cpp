@@ -131,7 +131,9 @@ NcclRingRate nccl_ring_rate(const NcclShape& shape, const NcclRates& rates, cons
     // ring: the launched lanes over NVLink, and the NICs the launched
     // channels reach.
     const double graph = rates.topology.ring.channels * launch.channel_share;
-    double bus = nccl_ring_rate_on(rates.nvlink_gbps * launch.share(), graph, shape, params, protocol).bus_gbps;
+    double bus = nccl_ring_rate_on(nccl_channels_nvlink_gbps(rates, launch.channels) * launch.thread_share, graph,
+                                   shape, params, protocol)
+                     .bus_gbps;
     if (shape.nodes > 1) {
         const double network = ring_network(shape, rates, params, message_bytes, protocol, launch.channels);
         if (protocol == NcclProtocol::LL128) {
@@ -196,7 +198,7 @@ double nccl_tree_algbw(const NcclShape& shape, const NcclRates& rates, const Ncc
     const double network_factor =
         protocol == NcclProtocol::LL ? 1.0 : nccl_tree_network_factor(shape, rates.topology, params);
     const double link = tree_link(shape, rates, params, message_bytes, protocol, launch.channels,
-                                  rates.nvlink_gbps * launch.channel_share, network_factor);
+                                  nccl_channels_nvlink_gbps(rates, launch.channels), network_factor);
     // Simple and LL128 stream at their links' rate (LL128: 120 of every 128
     // bytes are data; the NICs from four nodes on at NCCL's rating of the
     // tree), each channel the kernels run at most at NCCL's per-channel

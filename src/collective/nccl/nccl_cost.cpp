@@ -21,7 +21,8 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
     switch (choice.algorithm) {
         case NcclAlgorithm::Ring: {
             const NcclLaunch launch =
-                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
+                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels,
+                            rates.topology.rule_channels);
             const double per_channel = size / (n * launch.channels);
             const NcclRingRate ring = nccl_ring_rate(shape, rates, params, choice.protocol, per_channel, launch);
             cost.channels = rates.topology.channels;
@@ -37,7 +38,8 @@ NcclCollectiveCost nccl_collective_cost(CollectiveKind kind, std::uint64_t bytes
         }
         case NcclAlgorithm::Tree: {
             const NcclLaunch launch =
-                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels);
+                nccl_launch(choice.algorithm, choice.protocol, size, shape.ranks, rates.topology.channels,
+                            rates.topology.rule_channels);
             cost.channels = rates.topology.channels;
             cost.steps = 2 * (static_cast<int>(shape.gpus_per_node) - 1 + nccl_btree_depth(shape.nodes));
             cost.bytes_per_step = size / launch.channels;

@@ -1,5 +1,6 @@
 #include "collective/nccl/nccl_force.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <vector>
@@ -163,6 +164,52 @@ void apply_nccl_nvls_enable(NcclForce& force, std::string_view setting, const In
         function[static_cast<std::size_t>(NcclAlgorithm::Nvls)] = false;
         function[static_cast<std::size_t>(NcclAlgorithm::NvlsTree)] = false;
     }
+}
+
+namespace {
+
+// NCCL's integer parameters: a whole number; -2 is the "unset" default
+// (src/graph/connect.cc, NCCL_PARAM(MinNchannels / MaxNchannels, ..., -2)).
+std::optional<int> channel_setting(std::string_view variable, std::string_view setting, const InputLocation& where) {
+    const auto value = parse_finite_number(setting);
+    if (!value || *value != std::floor(*value))
+        throw InputError(where, std::string(variable) + "='" + std::string(setting) +
+                                    "': expected a whole number of channels (NCCL's 1 to 64)");
+    if (*value == -2) return std::nullopt;
+    return static_cast<int>(std::clamp(*value, -1.0, 1000.0));
+}
+
+}  // namespace
+
+void apply_nccl_max_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where) {
+    const auto value = channel_setting("NCCL_MAX_NCHANNELS", setting, where);
+    force.channels.max = value ? std::clamp(*value, 1, 64) : 0;
+}
+
+void apply_nccl_min_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where) {
+    const auto value = channel_setting("NCCL_MIN_NCHANNELS", setting, where);
+    force.channels.min = value ? std::clamp(*value, 0, 64) : 0;
+}
+
+const std::array<std::string_view, 5>& nccl_modelled_settings() {
+    static constexpr std::array<std::string_view, 5> kSettings{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE",
+                                                                "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"};
+    return kSettings;
+}
+
+bool nccl_setting_modelled(std::string_view variable) {
+    const auto& all = nccl_modelled_settings();
+    return std::find(all.begin(), all.end(), variable) != all.end();
+}
+
+void apply_nccl_setting(NcclForce& force, std::string_view variable, std::string_view value,
+                        const InputLocation& where) {
+    if (variable == "NCCL_ALGO") return apply_nccl_algo(force, value, where);
+    if (variable == "NCCL_PROTO") return apply_nccl_proto(force, value, where);
+    if (variable == "NCCL_NVLS_ENABLE") return apply_nccl_nvls_enable(force, value, where);
+    if (variable == "NCCL_MIN_NCHANNELS") return apply_nccl_min_nchannels(force, value, where);
+    if (variable == "NCCL_MAX_NCHANNELS") return apply_nccl_max_nchannels(force, value, where);
+    throw InputError(where, std::string(variable) + ": not a setting dtcalc models");
 }
 
 std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default) {

@@ -22,6 +22,9 @@
 //
 // As in NCCL, LL128 unset means NCCL's default for the hardware (the preset's
 // `ll128`); a setting that names LL128 enables or disables it outright.
+//
+// NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS bound the channels the
+// communicator runs (nccl_topology.h, NcclChannelLimits), not the choice.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -29,6 +32,7 @@
 #include <string_view>
 
 #include "collective/nccl/nccl_parameters.h"
+#include "collective/nccl/nccl_topology.h"
 #include "core/collective_kind.h"
 #include "core/error.h"
 
@@ -44,6 +48,8 @@ struct NcclForce {
     /// hardware takes it).
     std::array<std::array<std::uint8_t, kNcclProtocols>, kFunctions> protocols{
         {{1, 2, 1}, {1, 2, 1}, {1, 2, 1}}};
+    /// NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS (0: unset).
+    NcclChannelLimits channels;
 
     /// One algorithm and/or protocol for every collective, as NCCL_ALGO=ring
     /// NCCL_PROTO=Simple set them (nullopt: that variable unset).
@@ -70,6 +76,25 @@ void apply_nccl_proto(NcclForce& force, std::string_view setting, const InputLoc
 /// NVLS to the hardware (2, the default: where the GPUs have multicast).
 /// Throws InputError at `where` for a value that is not a whole number.
 void apply_nccl_nvls_enable(NcclForce& force, std::string_view setting, const InputLocation& where);
+
+/// Apply an NCCL_MAX_NCHANNELS value (src/graph/connect.cc, ncclMaxNchannels):
+/// at most 64 (MAXCHANNELS), at least 1; -2, NCCL's "unset", leaves it unset.
+/// Throws InputError at `where` for a value that is not a whole number.
+void apply_nccl_max_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where);
+/// Apply an NCCL_MIN_NCHANNELS value (ncclMinNchannels): at most 64, below 0
+/// none; as apply_nccl_max_nchannels.
+void apply_nccl_min_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where);
+
+/// The NCCL environment variables dtcalc models, in the order they are
+/// applied: NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE (over NCCL_ALGO, as in
+/// NCCL), NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS.
+const std::array<std::string_view, 5>& nccl_modelled_settings();
+/// Whether `variable` is one of nccl_modelled_settings().
+bool nccl_setting_modelled(std::string_view variable);
+/// Apply one modelled setting by its variable's name; throws InputError at
+/// `where` where NCCL rejects the value, or for a variable dtcalc does not model.
+void apply_nccl_setting(NcclForce& force, std::string_view variable, std::string_view value,
+                        const InputLocation& where);
 
 /// What `force` leaves for one collective, for messages: "ring, tree; LL, Simple".
 std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default);

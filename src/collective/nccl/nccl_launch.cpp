@@ -26,7 +26,7 @@ double fewest_threads(double most) {
 }  // namespace
 
 NcclLaunch nccl_launch(NcclAlgorithm algorithm, NcclProtocol protocol, double bytes, std::int64_t ranks,
-                       int communicator_channels) {
+                       int communicator_channels, int rule_channels) {
     NcclLaunch out;
     if (algorithm != NcclAlgorithm::Ring && algorithm != NcclAlgorithm::Tree) return out;
     const auto p = static_cast<std::size_t>(protocol);
@@ -39,7 +39,7 @@ NcclLaunch nccl_launch(NcclAlgorithm algorithm, NcclProtocol protocol, double by
 
     out.channels = std::clamp(b / per_channel, 1.0, all);
     out.nccl_channels = static_cast<int>(std::clamp(std::floor(b / per_channel), 1.0, all));
-    out.channel_share = out.channels / all;
+    out.channel_share = out.channels / (rule_channels > 0 ? rule_channels : all);
     // A tree runs all of each channel's threads whatever the size.
     if (algorithm == NcclAlgorithm::Ring && b < per_channel)
         out.thread_share = std::max(b / threshold, fewest_threads(most)) / most;

@@ -32,14 +32,18 @@ struct NcclLaunch {
     double channels = 1;       ///< launched channels, continuous, in [1, the communicator's]
     int nccl_channels = 1;     ///< NCCL's own integer count (nMaxChannels), which the continuous one follows
     double thread_share = 1;   ///< launched threads per channel / the protocol's most, in (0, 1]
-    double channel_share = 1;  ///< channels / the communicator's, in (0, 1]
+    /// channels / the ones NCCL's rules give (NcclTopology::rule_channels):
+    /// in (0, 1], above 1 only where NCCL_MIN_NCHANNELS runs more.
+    double channel_share = 1;
     /// The share of the kernels' lanes that run: what scales the rate the
     /// GPU's threads drive (stores over NVLink, copies into the NIC's buffers).
     double share() const { return channel_share * thread_share; }
 };
 
-/// `communicator_channels`: the ring/tree channels the kernels run at full size.
+/// `communicator_channels`: the ring/tree channels the kernels run at full
+/// size; `rule_channels`: the ones NCCL's rules give without
+/// NCCL_MIN/MAX_NCHANNELS (0: the same).
 NcclLaunch nccl_launch(NcclAlgorithm algorithm, NcclProtocol protocol, double bytes, std::int64_t ranks,
-                       int communicator_channels);
+                       int communicator_channels, int rule_channels = 0);
 
 }  // namespace dtcalc

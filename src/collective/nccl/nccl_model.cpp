@@ -72,7 +72,7 @@ double nccl_send_recv_node_pair_ns(const Network& network, const SystemConfig& s
     const NcclParameters& params = nccl_parameters(system);
     const NcclShape shape = nccl_shape(query.group);
     if (shape.ranks <= 1) return 0;
-    const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu);
+    const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu, query.nccl.channels);
     return nccl_send_recv_node_pair_cost(query.bytes, shape, rates, params).time_ns();
 }
 
@@ -84,7 +84,7 @@ NcclTuningTable nccl_tuning_table(const Network& network, const SystemConfig& sy
     table.nodes = shape.nodes;
     table.gpus_per_node = shape.gpus_per_node;
     if (shape.ranks <= 1) return table;
-    const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu);
+    const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu, query.nccl.channels);
     for (int a = 0; a < kNcclTunedAlgorithms; ++a)
         for (int p = 0; p < kNcclProtocols; ++p)
             table.entries[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)] =
@@ -101,7 +101,7 @@ CollectiveResult nccl_collective_time(const Network& network, const SystemConfig
     result.chunks = 1;
     result.chunk_bytes = query.bytes;
     if (shape.ranks <= 1) return one_rank_result(query, system, params, result);
-    const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu);
+    const NcclRates rates = nccl_rates(network, query.group, shape, params, query.on_every_gpu, query.nccl.channels);
     result.nics = rates.topology.nics;
     if (nccl_discards(query.kind, query.bytes)) {
         result.algorithm = result.nccl_algorithm = result.nccl_protocol = "none";

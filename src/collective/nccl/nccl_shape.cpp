@@ -55,7 +55,7 @@ double nccl_network_payload_rate(const NcclTopology& topology, const NcclParamet
 }
 
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
-                     const NcclParameters& params, bool on_every_gpu) {
+                     const NcclParameters& params, bool on_every_gpu, const NcclChannelLimits& limits) {
     NcclRates rates;
     if (network.dimensions.empty()) throw InputError({"", 0, 0, "network"}, "the nccl backend needs a network");
     rates.raw_nvlink_gbps = network.dimensions[0].bandwidth_gbps;
@@ -68,13 +68,21 @@ NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclS
         rates.nic_gbps = slowest;
         rates.nic_payload_gbps = nccl_nic_payload_gbps(params, slowest);
     }
-    rates.topology = nccl_topology(params, shape.gpus_per_node, shape.nodes, rates.nic_gbps);
+    rates.topology = nccl_topology(params, shape.gpus_per_node, shape.nodes, rates.nic_gbps, limits);
     if (on_every_gpu && shape.nodes > 1) {
         rates.topology.nic_share = nccl_nic_share(params, rates.topology, shape.gpus_per_node, network.dimensions[0].npus);
         rates.nic_payload_gbps *= rates.topology.nic_share;
     }
     rates.nvlink_gbps = rates.topology.intra.channels * rates.topology.intra.bw_intra;
+    const NcclTopology& t = rates.topology;
+    rates.channel_nvlink_gbps = rates.nvlink_gbps / std::max(1, t.rule_channels);
+    if (t.channels < t.rule_channels)
+        rates.channel_nvlink_gbps = std::max(rates.channel_nvlink_gbps, params.hardware.nvlink_link_gbps);
     return rates;
+}
+
+double nccl_channels_nvlink_gbps(const NcclRates& rates, double channels) {
+    return std::min(rates.nvlink_gbps, channels * rates.channel_nvlink_gbps);
 }
 
 }  // namespace dtcalc

@@ -53,6 +53,13 @@ struct NcclShape {
 struct NcclRates {
     NcclTopology topology;
     double nvlink_gbps = 0;        ///< ring data rate per GPU over NVLink
+    /// What one ring or tree channel the kernels run drives over NVLink: its
+    /// share of nvlink_gbps among the rule's channels (NcclTopology::
+    /// rule_channels); where NCCL_MAX_NCHANNELS runs fewer, at least what one
+    /// point-to-point channel moves (NcclHardware::nvlink_link_gbps, NCCL's
+    /// per-link figure; nccl_p2p.h), as each channel is one thread block
+    /// whichever kernel it runs.
+    double channel_nvlink_gbps = 0;
     double raw_nvlink_gbps = 0;    ///< per GPU per direction, as the network states it
     double nic_gbps = 0;           ///< one NIC per direction, as the network states it
     double nic_payload_gbps = 0;   ///< what one NIC carries for this communicator (x topology.nic_share)
@@ -92,12 +99,16 @@ double nccl_channels_over_nics(const NcclTopology& topology, const NcclParameter
 /// The NICs in use together at their payload rate: nics x NIC x network-p2p-efficiency.
 double nccl_network_payload_rate(const NcclTopology& topology, const NcclParameters& params);
 
+/// The NVLink rate `channels` running channels drive together:
+/// min(nvlink_gbps, channels x channel_nvlink_gbps).
+double nccl_channels_nvlink_gbps(const NcclRates& rates, double channels);
+
 /// Throws InputError (key "network") when a group spanning nodes finds no
 /// bandwidth for them, or dimension 0 has none. `on_every_gpu`: every GPU of
 /// a node (dimension 0) runs a copy of the collective at once
 /// (CollectiveQuery::on_every_gpu); the NICs' payload is then this copy's
-/// share (NcclTopology::nic_share).
+/// share (NcclTopology::nic_share). `limits`: NCCL_MIN/MAX_NCHANNELS.
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
-                     const NcclParameters& params, bool on_every_gpu = false);
+                     const NcclParameters& params, bool on_every_gpu = false, const NcclChannelLimits& limits = {});
 
 }  // namespace dtcalc

@@ -129,8 +129,15 @@ const std::vector<double>& nccl_speed_steps(int sm, bool inter) {
     return inter ? inter_default : intra_default;
 }
 
+int nccl_limited_channels(int rule, const NcclChannelLimits& limits) {
+    int channels = rule;
+    if (limits.max > 0) channels = std::min(channels, std::min(limits.max, kMaxChannels));
+    if (limits.min > 0) channels = std::max(channels, std::min(limits.min, kMaxChannels));
+    return std::clamp(channels, 1, kMaxChannels);
+}
+
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
-                           double nic_gbps) {
+                           double nic_gbps, const NcclChannelLimits& limits) {
     const NcclHardware& hw = params.hardware;
     const int g = static_cast<int>(std::max<std::int64_t>(1, gpus_per_node));
     const bool multi_node = nodes > 1;
@@ -170,6 +177,8 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
     t.channels = std::min(kMaxChannels, 2 * t.ring.channels);
     if (hw.sm >= 90 && multi_node && t.ring.bw_intra > 45.0 && t.channels < 16)
         t.channels = std::min(kMaxChannels, 2 * t.channels);
+    t.rule_channels = t.channels;
+    t.channels = nccl_limited_channels(t.rule_channels, limits);
 
     if (params.nvls && hw.nvswitch && hw.sm >= 90 && g >= 2) {
         const int heads = multi_node ? std::min(t.nics, g) : std::min(g, 32);

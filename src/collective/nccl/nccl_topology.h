@@ -24,7 +24,11 @@
 //   pass 2: raise s while as many channels still fit.
 // Channels the kernels run (ncclTopoPostset, connect.cc): 2 x the search's;
 //   on sm90 across nodes, 2 x again when the ring's s > 45 and fewer than 16
-//   ("4 compute channels per search channel to reach peak BW on <8 PPN").
+//   ("4 compute channels per search channel to reach peak BW on <8 PPN");
+//   last, NCCL_MAX_NCHANNELS cuts them to at most its value and
+//   NCCL_MIN_NCHANNELS copies them up to at least its value, within 1..64
+//   (ncclMaxNchannels, ncclMinNchannels; NcclChannelLimits). The search and
+//   so NCCL's tuning do not see either; the point-to-point channels follow.
 // Trees (NCCL_TOPO_PATTERN_TREE / BALANCED_TREE: NET -> GPU a -> ... -> GPU x,
 //   and GPU a back to the same NET) load the NICs and NVLinks as the ring
 //   does, so pass 1 and ncclTopoDupChannels find the ring's channels and
@@ -64,6 +68,19 @@
 
 namespace dtcalc {
 
+/// NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS as the communicator applies
+/// them (src/graph/connect.cc, ncclMinNchannels / ncclMaxNchannels, the last
+/// step of ncclTopoPostset); 0: unset (NCCL's -2).
+struct NcclChannelLimits {
+    int min = 0;  ///< copy the channels up to at least this many (at most 64)
+    int max = 0;  ///< cut the channels to at most this many (1 to 64)
+    bool operator==(const NcclChannelLimits&) const = default;
+};
+
+/// The channels the kernels run from the `rule` count NCCL's postset gives:
+/// min(rule, max), then at least min, within [1, 64].
+int nccl_limited_channels(int rule, const NcclChannelLimits& limits);
+
 struct NcclGraph {
     int channels = 0;     ///< channels the search found (graph->nChannels)
     double bw_intra = 0;  ///< GB/s per channel inside the node
@@ -87,7 +104,12 @@ struct NcclTopology {
     /// to and from one GPU) rather than the balanced one, which NCCL's tuning
     /// rates 0.85 lower (nccl_tree_pattern_factor, nccl_bandwidth.h).
     bool tree_nic_on_one_gpu = false;
-    int channels = 0;               ///< ring/tree channels the kernels run (after postset)
+    int channels = 0;               ///< ring/tree channels the kernels run (after postset and the limits)
+    /// The channels NCCL's rules give without NCCL_MIN/MAX_NCHANNELS: the
+    /// graph's rates are shared among these, so each channel the kernels run
+    /// carries 1 / rule_channels of the NVLink rate (fewer run: less rate;
+    /// more: no more than the links carry).
+    int rule_channels = 0;
     NcclGraph nvls;                 ///< NVLS graph: channels = heads; 0 without NVLS
     int nvls_channels = 0;          ///< NVLS channels the kernels run
     int p2p_channels = 0;           ///< comm->p2pnChannels
@@ -113,6 +135,6 @@ double nccl_nic_share(const NcclParameters& params, const NcclTopology& topology
 
 /// `nic_gbps`: the NIC line rate (the [network] outer dimension); ignored on one node.
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
-                           double nic_gbps);
+                           double nic_gbps, const NcclChannelLimits& limits = {});
 
 }  // namespace dtcalc
