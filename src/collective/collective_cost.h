@@ -58,7 +58,7 @@ struct CollectiveQuery {
     /// What a reducing collective reduces (nccl-tests' -d and -o; float and
     /// sum by default). The nccl backend runs NVLS only where the switch can
     /// reduce it (nccl_reduction.h); the ASTRA-sim backends ignore it.
-    NcclReduction reduction;
+    NcclReduction reduction{};
 };
 
 struct PhaseBreakdown {
