@@ -212,3 +212,31 @@ TEST_CASE("collective --min-nchannels / --max-nchannels: NCCL_MIN/MAX_NCHANNELS 
     CHECK(run_dtcalc("collective all-gather --size 4G --preset hgx-h100 --backend astra-unaware --max-nchannels 8")
               .out.find("--max-nchannels: applies to the nccl backend only") != std::string::npos);
 }
+
+TEST_CASE("validate: a run's channel bounds stand beside --algo; only the nccl backend models them") {
+    // 2 ranks on one host, 1 GiB all-gather, NCCL_MAX_NCHANNELS=1 stated by
+    // the log; --algo ring gives the choice the log does not state.
+    const std::string row = "  1073741824      67108864    double    none      -1   8000.0  134.22   67.11       0   8000.0  134.22   67.11       0\n";
+    const std::string lines = "hostA:1:1 [0] NCCL INFO NCCL_MAX_NCHANNELS set by environment to 1.\n";
+    const std::string log = write_temp_file("all_gather_max1.log", header("all_gather_perf", 2) + lines + row + kFooter);
+    const auto ring = run_dtcalc("validate --dataset " + log + " --preset hgx-h100 --algo ring --format csv");
+    REQUIRE(ring.exit_code == 0);
+    CHECK(ring.out.find("ring/Simple") != std::string::npos);
+    // The bound is the run's: its one channel drives one link figure, 20.6
+    // GB/s, where the rule's channels drive the whole 370.8.
+    const std::string plain = write_temp_file("all_gather_rule.log", header("all_gather_perf", 2) + row + kFooter);
+    const auto predicted = [](const std::string& csv) {
+        const std::size_t line = csv.find('\n') + 1;
+        std::size_t at = line;
+        for (int field = 0; field < 5; ++field) at = csv.find(',', at) + 1;
+        return std::stod(csv.substr(at, csv.find(',', at) - at));
+    };
+    const auto bounded = run_dtcalc("validate --dataset " + log + " --preset hgx-h100 --format csv");
+    const auto rule = run_dtcalc("validate --dataset " + plain + " --preset hgx-h100 --format csv");
+    REQUIRE(bounded.exit_code == 0);
+    REQUIRE(rule.exit_code == 0);
+    CHECK(predicted(bounded.out) > 10 * predicted(rule.out));
+    CHECK(run_dtcalc("validate --dataset " + log + " --preset lab-system1").out ==
+          "dtcalc: error: " + log + ":13: the run sets NCCL_MAX_NCHANNELS=1 at " + log +
+              ":12, which the nccl backend only models (this system uses astra-unaware)\n");
+}

@@ -65,15 +65,24 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
     }
     shaped.config = system.config;
     shaped.backend = system.backend;
-    if (!row.force.unset() && !force.unset() && !(row.force == force))
-        throw InputError(row.where, "the run states its own NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
-                                        ") and they differ from the algorithm / protocol forced for the dataset; "
-                                        "give one or the other");
+    // The dataset's algorithm / protocol (`force`, no channel bounds) stand
+    // where the run states no choice of its own; the run's channel bounds
+    // stand either way.
+    NcclForce restriction = row.force;
+    if (!force.unset()) {
+        NcclForce row_choice = row.force;
+        row_choice.channels = {};
+        if (!row_choice.unset() && !(row_choice == force))
+            throw InputError(row.where, "the run states its own NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
+                                            ") and they differ from the algorithm / protocol forced for the dataset; "
+                                            "give one or the other");
+        restriction.algorithms = force.algorithms;
+        restriction.protocols = force.protocols;
+    }
     if (!row.force.unset() && (system.backend != NetworkBackend::Nccl || !system.nccl()))
-        throw InputError(row.where, "the run sets NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
-                                        "), which the nccl backend only models (this system uses " +
+        throw InputError(row.where, "the run sets " + row.force_origin +
+                                        ", which the nccl backend only models (this system uses " +
                                         std::string(network_backend_name(system.backend)) + ")");
-    const NcclForce& restriction = row.force.unset() ? force : row.force;
     CollectiveQuery query{row.kind, row.bytes, whole_network_group(shaped.network), restriction};
     query.out_of_place = true;  // the rows are nccl-tests' out-of-place times
     query.reduction = row.reduction;
