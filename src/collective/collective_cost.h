@@ -42,7 +42,8 @@ struct CollectiveQuery {
     std::uint64_t bytes = 0;
     CommGroup group;
     /// The nccl backend: an algorithm or protocol forced like NCCL_ALGO /
-    /// NCCL_PROTO (the ASTRA-sim backends take theirs from the system).
+    /// NCCL_PROTO, and channel bounds like NCCL_MIN/MAX_NCHANNELS (the
+    /// ASTRA-sim backends take theirs from the system).
     NcclForce nccl;
     /// Every GPU of the nodes the group spans runs a copy of this collective
     /// at the same time, as in a training step (the data-parallel groups and

@@ -25,7 +25,8 @@ struct NcclMeasurement {
     double time_us = 0;       ///< out-of-place time, > 0
     InputLocation where;      ///< the row: file and line
     std::string source;       ///< where the measurement comes from (a CSV's source_url, else file:line)
-    /// NCCL_ALGO / NCCL_PROTO the run was made with, where its input states
+    /// The NCCL settings the run was made with (NCCL_ALGO, NCCL_PROTO,
+    /// NCCL_NVLS_ENABLE, NCCL_MIN/MAX_NCHANNELS), where its input states
     /// them (a log's NCCL_DEBUG=INFO lines); unset otherwise.
     NcclForce force;
     std::string force_origin;  ///< where `force` was read ("file:line"), for messages

@@ -16,7 +16,7 @@
 // Read as the text output is (nccl_tests_run.h): the program from args[0];
 // the hosts from config.devices, where each entry is one process, which drove
 // nthreads x ngpus GPUs (nccl-tests keeps each process's first rank line);
-// NCCL_ALGO / NCCL_PROTO from env; each result's size and out-of-place time
+// the NCCL settings dtcalc models from env; each result's size and out-of-place time
 // ("time", or "cpu_time" with -C); nccl-tests' timed operations from
 // iterations x graph launches. nccl-tests closes the file when the run ends;
 // a run stopped part way leaves it cut short, which is an error at the line

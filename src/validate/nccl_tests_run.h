@@ -17,8 +17,9 @@
 // / nodes (every host must have as many). `--nodes` / `--gpus-per-node` give
 // it where the run names no hosts, and must agree with them where it does.
 //
-// NCCL_ALGO / NCCL_PROTO / NCCL_NVLS_ENABLE, where the run states them,
-// restrict the prediction as they restricted NCCL (nccl_force.h); NCCL's own choice per size, where
+// The NCCL settings dtcalc models (nccl_force.h, nccl_modelled_settings),
+// where the run states them, restrict the prediction as they restricted NCCL;
+// NCCL's own choice per size, where
 // the run printed it (NCCL_DEBUG_SUBSYS=TUNING), is set beside dtcalc's.
 #include <cstdint>
 #include <optional>
