@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/name_key.h"
 
@@ -36,18 +37,27 @@ constexpr std::array<std::pair<std::string_view, NcclRedOp>, 7> kOps{{
     {"premulsum", NcclRedOp::MulSum},
 }};
 
-template <typename Table>
-std::string choices(const Table& table, std::size_t count) {
+// "a, b or c".
+std::string choices(const std::vector<std::string_view>& names) {
     std::string out;
-    for (std::size_t i = 0; i < count; ++i)
-        out += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + std::string(table[i].first);
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
     return out;
 }
 
 }  // namespace
 
-std::string nccl_datatype_choices() { return choices(kTypes, kNcclTestsTypes); }
-std::string nccl_redop_choices() { return choices(kOps, kNcclTestsOps); }
+std::string nccl_datatype_choices() {
+    std::vector<std::string_view> names;
+    for (std::size_t i = 0; i < kNcclTestsTypes; ++i) names.push_back(kTypes[i].first);
+    return choices(names);
+}
+
+std::string nccl_redop_choices() {
+    std::vector<std::string_view> names;
+    for (std::size_t i = 0; i < kNcclTestsOps; ++i) names.push_back(kOps[i].first);
+    return choices(names);
+}
 
 std::optional<NcclDataType> parse_nccl_datatype(std::string_view name) {
     const std::string key = ascii_lower(name);
