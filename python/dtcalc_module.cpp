@@ -6,6 +6,7 @@
 //   dtcalc.collective(kind="all-reduce", size="1MiB", preset="hgx-h100")   -> list of dicts
 //     (algo="ring", proto="^LL128": NCCL_ALGO / NCCL_PROTO, as --algo / --proto;
 //     min_nchannels=32, max_nchannels=8: NCCL_MIN/MAX_NCHANNELS;
+//     env=["NCCL_MAX_CTAS=8"]: any NCCL setting dtcalc models, as --env;
 //     datatype="bfloat16", op="avg": nccl-tests' -d / -o)
 //   dtcalc.sweep(model="llama2-70b", preset="lab-system1", tp="1..64",
 //                recompute=["none", "full"], npus=64)                      -> list of flat dicts
@@ -144,7 +145,7 @@ PYBIND11_MODULE(dtcalc, m) {
             return json_loads(json);
         },
         "One collective or a range of sizes: collective(kind='all-reduce', size='1MiB', preset=..., npus=..., algo=..., proto=..., "
-        "min_nchannels=..., max_nchannels=..., datatype=..., op=...)\n"
+        "min_nchannels=..., max_nchannels=..., env=[\"NCCL_MAX_CTAS=8\", ...], datatype=..., op=...)\n"
         "-> list of dicts, one per size (`dtcalc collective --format json`).");
 
     m.def(

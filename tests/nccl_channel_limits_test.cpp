@@ -72,8 +72,14 @@ TEST_CASE("NCCL_MIN/MAX_NCHANNELS values read as NCCL reads them") {
     CHECK(f.channels.max == 1);
     apply_nccl_max_nchannels(f, "100", {});  // at most MAXCHANNELS
     CHECK(f.channels.max == 64);
-    apply_nccl_max_nchannels(f, "-2", {});  // NCCL_PARAM's default: unset
-    CHECK(f.channels.max == 0);
+    // NCCL_PARAM's default, -2, is "unset": what an NCCL_MAX_NRINGS gave stands
+    // (ncclMaxNchannels reads the legacy name, then the new one if set).
+    apply_nccl_max_nchannels(f, "-2", {});
+    CHECK(f.channels.max == 64);
+    NcclForce fresh;
+    apply_nccl_max_nchannels(fresh, "-2", {});
+    CHECK(fresh.unset());
+    f.channels.max = 0;
     apply_nccl_min_nchannels(f, "32", {});
     CHECK(f.channels.min == 32);
     apply_nccl_min_nchannels(f, "-5", {});  // ncclMinNchannels: below 0 is none

@@ -170,6 +170,14 @@ class CollectiveTest(unittest.TestCase):
         with self.assertRaises(dtcalc.InputError) as e:
             dtcalc.collective(kind="all-gather", size="4GiB", preset="hgx-h100", max_nchannels=0)
         self.assertIn("expected 1 to 64 channels (NCCL's MAXCHANNELS), got 0", str(e.exception))
+        # env: any setting dtcalc models, as --env. NCCL_MAX_CTAS=8 bounds the
+        # ring's channels as NCCL_MAX_NCHANNELS=8 does (connect.cc, ncclTopoPostset).
+        ctas = dtcalc.collective(kind="all-gather", size="4GiB", preset="hgx-h100", env=["NCCL_MAX_CTAS=8"])
+        self.assertEqual(ctas[0]["channels"], 8)
+        self.assertEqual(ctas[0]["time_us"], rows[0]["time_us"])
+        with self.assertRaises(dtcalc.InputError) as e:
+            dtcalc.collective(kind="all-gather", size="4GiB", preset="hgx-h100", env="NCCL_BUFFSIZE=1")
+        self.assertIn("NCCL_BUFFSIZE is not a setting dtcalc models", str(e.exception))
 
 
 class SweepTest(unittest.TestCase):

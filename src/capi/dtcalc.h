@@ -55,7 +55,8 @@ int dtcalc_predict(const char* settings, char** result, char** error);
  * from the hardware catalogue (gpu, nic, nics_per_node, nics_per_gpu, host_cpu), backend,
  * and for the nccl backend algo / proto (NCCL_ALGO / NCCL_PROTO values, as
  * the command line's --algo / --proto) and min_nchannels / max_nchannels
- * (NCCL_MIN/MAX_NCHANNELS, as --min-nchannels / --max-nchannels).
+ * (NCCL_MIN/MAX_NCHANNELS, as --min-nchannels / --max-nchannels), and env:
+ * NCCL settings as "VARIABLE=VALUE", one string or a list (as --env).
  * *result: `collective --format json`'s output. */
 int dtcalc_collective(const char* settings, char** result, char** error);
 

@@ -142,6 +142,16 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
     const ConfigValue* proto = r.optional("proto");
     const ConfigValue* min_nchannels = r.optional("min_nchannels");
     const ConfigValue* max_nchannels = r.optional("max_nchannels");
+    // NCCL settings as VARIABLE=VALUE, as --env: one string or a list of them.
+    std::vector<std::string> env;
+    const ConfigValue* env_value = r.optional("env");
+    if (env_value) {
+        if (env_value->type == ConfigValue::Type::List) {
+            for (const ConfigValue& item : env_value->items) env.push_back(as_string(item));
+        } else {
+            env.push_back(as_string(*env_value));
+        }
+    }
     // nccl-tests' -d and -o (float and sum where not given).
     NcclReduction reduction;
     if (const ConfigValue* v = r.optional("datatype")) {
@@ -173,6 +183,14 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
         if (n != std::floor(n)) fail_at(*value, "expected a whole number of channels, got '" + value->text + "'");
         apply_nccl_channel_option(query.nccl, sys.system, minimum, static_cast<long long>(std::min(n, 1e6)),
                                   value->where);
+    }
+    if (env_value) {
+        std::vector<std::string_view> by_options;
+        if (algo) by_options.push_back("NCCL_ALGO");
+        if (proto) by_options.push_back("NCCL_PROTO");
+        if (min_nchannels) by_options.push_back("NCCL_MIN_NCHANNELS");
+        if (max_nchannels) by_options.push_back("NCCL_MAX_NCHANNELS");
+        apply_nccl_env_options(query.nccl, sys.system, env, by_options, env_value->where);
     }
     std::vector<CollectiveRow> rows;
     for (std::uint64_t size : *sizes) {

@@ -38,6 +38,7 @@ struct CollectiveOptions {
     std::string algo;
     std::string proto;
     std::optional<long long> min_nchannels, max_nchannels;  ///< NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS
+    std::vector<std::string> env;  ///< --env NCCL_VARIABLE=VALUE, each setting nccl_force.h models
     std::string datatype;  ///< nccl-tests' -d (float by default)
     std::string op;        ///< nccl-tests' -o (sum by default)
     SystemOptions system;
@@ -225,6 +226,14 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         apply_nccl_channel_option(query.nccl, sys.system, true, *options.min_nchannels, {"--min-nchannels", 0, 0, ""});
     if (options.max_nchannels)
         apply_nccl_channel_option(query.nccl, sys.system, false, *options.max_nchannels, {"--max-nchannels", 0, 0, ""});
+    {
+        std::vector<std::string_view> by_options;
+        if (!options.algo.empty()) by_options.push_back("NCCL_ALGO");
+        if (!options.proto.empty()) by_options.push_back("NCCL_PROTO");
+        if (options.min_nchannels) by_options.push_back("NCCL_MIN_NCHANNELS");
+        if (options.max_nchannels) by_options.push_back("NCCL_MAX_NCHANNELS");
+        apply_nccl_env_options(query.nccl, sys.system, options.env, by_options, {"--env", 0, 0, ""});
+    }
     query.kind = *kind;
     query.out_of_place = true;  // nccl-tests' first time column
     query.reduction = reduction_of(options);
@@ -310,6 +319,12 @@ void setup_collective_command(CLI::App& app, const std::vector<std::string>& pre
                         "(0 to 64)");
     command->add_option("--max-nchannels", options->max_nchannels,
                         "nccl backend: NCCL_MAX_NCHANNELS, run at most this many channels (1 to 64)");
+    command->add_option("--env", options->env,
+                        "nccl backend: an NCCL setting as VARIABLE=VALUE, as set before a run (repeat for more): "
+                        "NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE, NCCL_MIN/MAX_NCHANNELS (or _NRINGS), "
+                        "NCCL_MIN/MAX_CTAS, NCCL_NVLS_NCHANNELS, NCCL_MIN/MAX_P2P_NCHANNELS, "
+                        "NCCL_NCHANNELS_PER_NET_PEER")
+        ->allow_extra_args(false);
     command->add_option("-d,--datatype", options->datatype,
                         "nccl-tests' -d: the element type (int8, uint8, int32, uint32, int64, uint64, half, float, "
                         "double, bfloat16, f8e4m3, f8e5m2; default float); nccl backend: NVLS reduces only some");

@@ -164,4 +164,31 @@ void apply_nccl_channel_option(NcclForce& force, const System& system, bool mini
         apply_nccl_max_nchannels(force, std::to_string(value), where);
 }
 
+void apply_nccl_env_options(NcclForce& force, const System& system, const std::vector<std::string>& entries,
+                            const std::vector<std::string_view>& by_options, const InputLocation& where) {
+    if (entries.empty()) return;
+    if (system.backend != NetworkBackend::Nccl || !system.nccl())
+        throw InputError(where, "applies to the nccl backend only (this system uses " +
+                                    std::string(network_backend_name(system.backend)) + ")");
+    std::vector<std::pair<std::string, std::string>> given;
+    for (const std::string& entry : entries) {
+        const std::size_t eq = entry.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw InputError(where, "'" + entry + "': expected VARIABLE=VALUE, e.g. NCCL_MAX_CTAS=8");
+        std::string variable = entry.substr(0, eq);
+        if (!nccl_setting_modelled(variable))
+            throw InputError(where, "'" + entry + "': " + variable + " is not a setting dtcalc models (it models " +
+                                        nccl_modelled_settings_list() + ")");
+        for (const auto& [seen, value] : given)
+            if (seen == variable) throw InputError(where, "'" + entry + "': " + variable + " is given twice");
+        for (std::string_view option : by_options)
+            if (option == variable)
+                throw InputError(where, "'" + entry + "': " + variable + " is also given by its own option; give one");
+        given.emplace_back(std::move(variable), entry.substr(eq + 1));
+    }
+    for (std::string_view variable : nccl_modelled_settings())
+        for (const auto& [name, value] : given)
+            if (name == variable) apply_nccl_setting(force, name, value, where);
+}
+
 }  // namespace dtcalc

@@ -65,6 +65,15 @@ NcclForce nccl_force_option(const System& system, std::string_view algo, std::st
 void apply_nccl_channel_option(NcclForce& force, const System& system, bool minimum, long long value,
                                const InputLocation& where);
 
+/// NCCL settings given as VARIABLE=VALUE, as a shell sets them before a run
+/// (collective's --env NCCL_MAX_CTAS=8): for the nccl backend only; each one
+/// of nccl_modelled_settings(), at most once and not also given by its own
+/// option (`by_options`: the variables already set that way); applied over
+/// `force` in nccl_modelled_settings()'s order, as NCCL reads them. Else an
+/// InputError at `where` naming the entry.
+void apply_nccl_env_options(NcclForce& force, const System& system, const std::vector<std::string>& entries,
+                            const std::vector<std::string_view>& by_options, const InputLocation& where);
+
 /// Search paths: $DTCALC_PRESET_PATH / $DTCALC_MODEL_PATH (':'-separated), then
 /// ./presets or ./models, the install's share/dtcalc/..., next to the
 /// executable, and the source tree.

@@ -37,8 +37,8 @@ std::string nccl_unmodelled_settings_note(const std::vector<std::string>& settin
     std::string list;
     for (const std::string& s : settings) list += (list.empty() ? "" : ", ") + s;
     return "the runs set " + list +
-           " (NCCL_DEBUG=INFO), which dtcalc does not model: it predicts them as NCCL's defaults (it models "
-           "NCCL_ALGO, NCCL_PROTO and NCCL_NVLS_ENABLE)";
+           " (NCCL_DEBUG=INFO), which dtcalc does not model: it predicts them as NCCL's defaults (it models " +
+           nccl_modelled_settings_list() + ")";
 }
 
 std::string nccl_thread_launch_note(int gpus_per_thread) {

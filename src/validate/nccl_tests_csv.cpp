@@ -1,5 +1,6 @@
 #include "validate/nccl_tests_csv.h"
 
+#include <cctype>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -21,7 +22,11 @@ std::optional<std::size_t> optional_column(const CsvTable& table, std::string_vi
 // of it. Empty when the cell has none.
 std::string noted_setting(const std::string& notes, std::string_view variable) {
     const std::string key = std::string(variable) + "=";
-    const std::size_t at = notes.find(key);
+    std::size_t at = notes.find(key);
+    // The name whole: not the end of a longer one.
+    while (at != std::string::npos && at > 0 &&
+           (std::isalnum(static_cast<unsigned char>(notes[at - 1])) || notes[at - 1] == '_'))
+        at = notes.find(key, at + 1);
     if (at == std::string::npos) return "";
     std::size_t end = at + key.size();
     while (end < notes.size() && notes[end] != ' ' && notes[end] != '\t') ++end;

@@ -168,38 +168,80 @@ void apply_nccl_nvls_enable(NcclForce& force, std::string_view setting, const In
 
 namespace {
 
-// NCCL's integer parameters: a whole number; -2 is the "unset" default
-// (src/graph/connect.cc, NCCL_PARAM(MinNchannels / MaxNchannels, ..., -2)).
-std::optional<int> channel_setting(std::string_view variable, std::string_view setting, const InputLocation& where) {
+// How NCCL takes one of its integer channel settings, and where dtcalc keeps it.
+struct ChannelSetting {
+    std::string_view variable;
+    int NcclChannelLimits::*field;
+    int low;                 // NCCL raises a smaller value to this (none below)
+    bool minus_two_unset;    // -2, the NCCL_PARAM default, means unset (connect.cc)
+    bool non_positive_unset; // a value <= 0 is ignored (init.cc, envConfigOverride)
+};
+
+// The order is the order they are applied: a legacy NRINGS name first, so the
+// NCHANNELS name overrides it as ncclMinNchannels / ncclMaxNchannels do.
+constexpr std::array<ChannelSetting, 10> kChannelSettings{{
+    {"NCCL_MIN_NRINGS", &NcclChannelLimits::min, 0, true, false},
+    {"NCCL_MAX_NRINGS", &NcclChannelLimits::max, 1, true, false},
+    {"NCCL_MIN_NCHANNELS", &NcclChannelLimits::min, 0, true, false},
+    {"NCCL_MAX_NCHANNELS", &NcclChannelLimits::max, 1, true, false},
+    {"NCCL_MIN_CTAS", &NcclChannelLimits::min_ctas, 1, false, true},
+    {"NCCL_MAX_CTAS", &NcclChannelLimits::max_ctas, 1, false, true},
+    {"NCCL_NVLS_NCHANNELS", &NcclChannelLimits::nvls, 1, false, true},
+    {"NCCL_MIN_P2P_NCHANNELS", &NcclChannelLimits::min_p2p, 0, false, false},
+    {"NCCL_MAX_P2P_NCHANNELS", &NcclChannelLimits::max_p2p, 1, false, false},
+    {"NCCL_NCHANNELS_PER_NET_PEER", &NcclChannelLimits::per_net_peer, 1, false, true},
+}};
+
+const ChannelSetting* channel_setting(std::string_view variable) {
+    for (const ChannelSetting& s : kChannelSettings)
+        if (s.variable == variable) return &s;
+    return nullptr;
+}
+
+// A whole number, as NCCL's parameters are, within [low, 64] (MAXCHANNELS);
+// unset (the field left as it is) where NCCL ignores the value.
+void apply_channel_setting(NcclForce& force, const ChannelSetting& s, std::string_view setting,
+                           const InputLocation& where) {
     const auto value = parse_finite_number(setting);
     if (!value || *value != std::floor(*value))
-        throw InputError(where, std::string(variable) + "='" + std::string(setting) +
+        throw InputError(where, std::string(s.variable) + "='" + std::string(setting) +
                                     "': expected a whole number of channels (NCCL's 1 to 64)");
-    if (*value == -2) return std::nullopt;
-    return static_cast<int>(std::clamp(*value, -1.0, 1000.0));
+    if ((s.minus_two_unset && *value == -2) || (s.non_positive_unset && *value <= 0)) return;
+    force.channels.*s.field = static_cast<int>(std::clamp(*value, static_cast<double>(s.low), 64.0));
 }
+
+constexpr std::array<std::string_view, 3> kChoiceSettings{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE"};
 
 }  // namespace
 
 void apply_nccl_max_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where) {
-    const auto value = channel_setting("NCCL_MAX_NCHANNELS", setting, where);
-    force.channels.max = value ? std::clamp(*value, 1, 64) : 0;
+    apply_channel_setting(force, *channel_setting("NCCL_MAX_NCHANNELS"), setting, where);
 }
 
 void apply_nccl_min_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where) {
-    const auto value = channel_setting("NCCL_MIN_NCHANNELS", setting, where);
-    force.channels.min = value ? std::clamp(*value, 0, 64) : 0;
+    apply_channel_setting(force, *channel_setting("NCCL_MIN_NCHANNELS"), setting, where);
 }
 
-const std::array<std::string_view, 5>& nccl_modelled_settings() {
-    static constexpr std::array<std::string_view, 5> kSettings{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE",
-                                                                "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"};
+std::span<const std::string_view> nccl_modelled_settings() {
+    static const std::array<std::string_view, kChoiceSettings.size() + kChannelSettings.size()> kSettings = [] {
+        std::array<std::string_view, kChoiceSettings.size() + kChannelSettings.size()> all{};
+        std::size_t i = 0;
+        for (std::string_view v : kChoiceSettings) all[i++] = v;
+        for (const ChannelSetting& s : kChannelSettings) all[i++] = s.variable;
+        return all;
+    }();
     return kSettings;
 }
 
 bool nccl_setting_modelled(std::string_view variable) {
-    const auto& all = nccl_modelled_settings();
+    const auto all = nccl_modelled_settings();
     return std::find(all.begin(), all.end(), variable) != all.end();
+}
+
+std::string nccl_modelled_settings_list() {
+    std::string list;
+    for (std::string_view v : nccl_modelled_settings()) list += (list.empty() ? "" : ", ") + std::string(v);
+    return list;
 }
 
 void apply_nccl_setting(NcclForce& force, std::string_view variable, std::string_view value,
@@ -207,9 +249,9 @@ void apply_nccl_setting(NcclForce& force, std::string_view variable, std::string
     if (variable == "NCCL_ALGO") return apply_nccl_algo(force, value, where);
     if (variable == "NCCL_PROTO") return apply_nccl_proto(force, value, where);
     if (variable == "NCCL_NVLS_ENABLE") return apply_nccl_nvls_enable(force, value, where);
-    if (variable == "NCCL_MIN_NCHANNELS") return apply_nccl_min_nchannels(force, value, where);
-    if (variable == "NCCL_MAX_NCHANNELS") return apply_nccl_max_nchannels(force, value, where);
-    throw InputError(where, std::string(variable) + ": not a setting dtcalc models");
+    if (const ChannelSetting* s = channel_setting(variable)) return apply_channel_setting(force, *s, value, where);
+    throw InputError(where, std::string(variable) + ": not a setting dtcalc models (it models " +
+                                nccl_modelled_settings_list() + ")");
 }
 
 std::string nccl_force_summary(const NcclForce& force, CollectiveKind kind, bool ll128_by_default) {

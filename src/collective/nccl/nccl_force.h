@@ -23,11 +23,13 @@
 // As in NCCL, LL128 unset means NCCL's default for the hardware (the preset's
 // `ll128`); a setting that names LL128 enables or disables it outright.
 //
-// NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS bound the channels the
-// communicator runs (nccl_topology.h, NcclChannelLimits), not the choice.
+// NCCL's channel settings (NCCL_MIN/MAX_NCHANNELS, NCCL_MIN/MAX_CTAS, the
+// NVLS and point-to-point counts: nccl_topology.h, NcclChannelLimits) set the
+// channels the communicator runs, not the choice.
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -48,7 +50,7 @@ struct NcclForce {
     /// hardware takes it).
     std::array<std::array<std::uint8_t, kNcclProtocols>, kFunctions> protocols{
         {{1, 2, 1}, {1, 2, 1}, {1, 2, 1}}};
-    /// NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS (0: unset).
+    /// The channel settings (NCCL_MIN/MAX_NCHANNELS, ...; 0: unset).
     NcclChannelLimits channels;
 
     /// One algorithm and/or protocol for every collective, as NCCL_ALGO=ring
@@ -78,7 +80,7 @@ void apply_nccl_proto(NcclForce& force, std::string_view setting, const InputLoc
 void apply_nccl_nvls_enable(NcclForce& force, std::string_view setting, const InputLocation& where);
 
 /// Apply an NCCL_MAX_NCHANNELS value (src/graph/connect.cc, ncclMaxNchannels):
-/// at most 64 (MAXCHANNELS), at least 1; -2, NCCL's "unset", leaves it unset.
+/// at most 64 (MAXCHANNELS), at least 1; -2, NCCL's "unset", changes nothing.
 /// Throws InputError at `where` for a value that is not a whole number.
 void apply_nccl_max_nchannels(NcclForce& force, std::string_view setting, const InputLocation& where);
 /// Apply an NCCL_MIN_NCHANNELS value (ncclMinNchannels): at most 64, below 0
@@ -87,8 +89,15 @@ void apply_nccl_min_nchannels(NcclForce& force, std::string_view setting, const 
 
 /// The NCCL environment variables dtcalc models, in the order they are
 /// applied: NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE (over NCCL_ALGO, as in
-/// NCCL), NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS.
-const std::array<std::string_view, 5>& nccl_modelled_settings();
+/// NCCL), then the channel settings (NcclChannelLimits): NCCL_MIN_NRINGS,
+/// NCCL_MAX_NRINGS (legacy names, overridden by the next two),
+/// NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_MIN_CTAS, NCCL_MAX_CTAS,
+/// NCCL_NVLS_NCHANNELS, NCCL_MIN_P2P_NCHANNELS, NCCL_MAX_P2P_NCHANNELS,
+/// NCCL_NCHANNELS_PER_NET_PEER. Each is a whole number; NCCL's own handling
+/// of values out of range (clamped, or ignored) is kept.
+std::span<const std::string_view> nccl_modelled_settings();
+/// The same, joined with ", " for messages.
+std::string nccl_modelled_settings_list();
 /// Whether `variable` is one of nccl_modelled_settings().
 bool nccl_setting_modelled(std::string_view variable);
 /// Apply one modelled setting by its variable's name; throws InputError at

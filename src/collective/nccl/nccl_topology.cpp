@@ -129,11 +129,23 @@ const std::vector<double>& nccl_speed_steps(int sm, bool inter) {
     return inter ? inter_default : intra_default;
 }
 
+std::pair<int, int> nccl_cta_bounds(const NcclChannelLimits& limits) {
+    const int most = limits.max_ctas > 0 ? std::min(limits.max_ctas, kMaxChannels) : kMaxChannels;
+    const int least = limits.min_ctas > 0 ? std::min(limits.min_ctas, kMaxChannels) : 1;
+    return {std::min(least, most), most};
+}
+
 int nccl_limited_channels(int rule, const NcclChannelLimits& limits) {
-    int channels = rule;
-    if (limits.max > 0) channels = std::min(channels, std::min(limits.max, kMaxChannels));
-    if (limits.min > 0) channels = std::max(channels, std::min(limits.min, kMaxChannels));
-    return std::clamp(channels, 1, kMaxChannels);
+    const auto [min_ctas, max_ctas] = nccl_cta_bounds(limits);
+    const int most = std::min(limits.max > 0 ? std::min(limits.max, kMaxChannels) : kMaxChannels, max_ctas);
+    const int least = std::max(std::min(limits.min, kMaxChannels), min_ctas);
+    return std::clamp(std::max(std::min(rule, most), least), 1, kMaxChannels);
+}
+
+int nccl_limited_nvls_channels(int rule, const NcclChannelLimits& limits) {
+    const auto [min_ctas, max_ctas] = nccl_cta_bounds(limits);
+    const int channels = limits.nvls > 0 ? std::min(limits.nvls, kMaxChannels) : rule;
+    return std::max(min_ctas, std::min(max_ctas, channels));
 }
 
 NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_node, std::int64_t nodes,
@@ -194,12 +206,15 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
             const double inter =
                 raise_nvls_inter_speed(steps, intra, multi_node ? cap : std::numeric_limits<double>::infinity());
             t.nvls = {heads, intra, inter};
-            t.nvls_channels = multi_node ? params.nvls_channels_across_nodes : params.nvls_channels;
+            t.nvls_channels = nccl_limited_nvls_channels(
+                multi_node ? params.nvls_channels_across_nodes : params.nvls_channels, limits);
         }
     }
 
     // Point-to-point channels.
-    t.p2p_channels = std::min(kMaxChannels, pow2_up(std::max(1, t.channels)));
+    int p2p = std::min(t.channels, limits.max_p2p > 0 ? limits.max_p2p : kMaxChannels);
+    p2p = std::max({1, p2p, limits.min_p2p});
+    t.p2p_channels = std::min(kMaxChannels, pow2_up(p2p));
     int per_peer = kMaxChannels;
     if (g > 1)
         per_peer = hw.nvlinks_per_gpu > 0 && hw.nvlink_link_gbps > 0
@@ -211,12 +226,14 @@ NcclTopology nccl_topology(const NcclParameters& params, std::int64_t gpus_per_n
         const double counted_gbps = counted * std::min(nic_gbps, hw.pcie_gbps());
         const double per_channel = params.p2p_per_channel_net_bandwidth;
         const int net =
-            std::max(counted, static_cast<int>(std::ceil(static_cast<int>(counted_gbps) / per_channel - kEps)));
+            limits.per_net_peer > 0
+                ? limits.per_net_peer
+                : std::max(counted, static_cast<int>(std::ceil(static_cast<int>(counted_gbps) / per_channel - kEps)));
         per_peer = std::min(per_peer, std::max(1, net));
     }
     per_peer = pow2_up(per_peer);
     const std::int64_t ranks = static_cast<std::int64_t>(g) * std::max<std::int64_t>(1, nodes);
-    if (multi_node) {
+    if (multi_node && limits.per_net_peer == 0) {
         const std::int64_t rounds = (ranks + kP2pPerBatch - 1) / kP2pPerBatch;
         while (per_peer * rounds > t.p2p_channels && per_peer > 1) per_peer /= 2;
     } else {

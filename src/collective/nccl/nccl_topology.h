@@ -27,8 +27,9 @@
 //   ("4 compute channels per search channel to reach peak BW on <8 PPN");
 //   last, NCCL_MAX_NCHANNELS cuts them to at most its value and
 //   NCCL_MIN_NCHANNELS copies them up to at least its value, within 1..64
-//   (ncclMaxNchannels, ncclMinNchannels; NcclChannelLimits). The search and
-//   so NCCL's tuning do not see either; the point-to-point channels follow.
+//   (ncclMaxNchannels, ncclMinNchannels), NCCL_MAX_CTAS / NCCL_MIN_CTAS
+//   the same (NcclChannelLimits). The search and so NCCL's tuning do not see
+//   them; the point-to-point channels follow.
 // Trees (NCCL_TOPO_PATTERN_TREE / BALANCED_TREE: NET -> GPU a -> ... -> GPU x,
 //   and GPU a back to the same NET) load the NICs and NVLinks as the ring
 //   does, so pass 1 and ncclTopoDupChannels find the ring's channels and
@@ -56,30 +57,64 @@
 //   raises the inter-node speed a step at a time while it is below 2 s, up
 //   to min(NIC, PCIe) across nodes and to the top step on one node (the
 //   NVSwitch paths are checked at s only): 1 x 6 H100 gets 50 / 60 GB/s.
+//   Its kernels run the generation's NVLS channel count (the preset's
+//   nvls-channels), or NCCL_NVLS_NCHANNELS, within the CTA bounds.
 // Point-to-point (paths.cc ncclTopoComputeP2pChannels): p2p channels =
-//   pow2Up(channels); per peer = pow2Up(min over peers): NVLink peers
+//   pow2Up(max(min(channels, NCCL_MAX_P2P_NCHANNELS), NCCL_MIN_P2P_NCHANNELS));
+//   per peer = pow2Up(min over peers): NVLink peers
 //   2 x (P / per-link figure), network peers max(m, ceil(m x min(NIC, PCIe) /
-//   P2P_PER_CHANNEL_NET_BW)), m = the GPU's NICs in use (1 on DGX/HGX);
-//   across nodes halved while per-peer x ceil(ranks / 8) > p2p channels.
+//   P2P_PER_CHANNEL_NET_BW)), m = the GPU's NICs in use (1 on DGX/HGX), or
+//   NCCL_NCHANNELS_PER_NET_PEER where set; across nodes halved while per-peer
+//   x ceil(ranks / 8) > p2p channels, unless that variable is set: then, as on
+//   one node, at most the p2p channels.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "collective/nccl/nccl_parameters.h"
 
 namespace dtcalc {
 
-/// NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS as the communicator applies
-/// them (src/graph/connect.cc, ncclMinNchannels / ncclMaxNchannels, the last
-/// step of ncclTopoPostset); 0: unset (NCCL's -2).
+/// The channel settings NCCL reads from the environment (0: unset, NCCL's
+/// default), each stored as NCCL leaves it after its own checks:
+///   min, max        NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS, or their legacy
+///                   names NCCL_MIN_NRINGS / NCCL_MAX_NRINGS, which the new
+///                   ones override (src/graph/connect.cc, ncclMinNchannels /
+///                   ncclMaxNchannels): max 1 to 64, min 0 to 64;
+///   min_ctas, max_ctas  NCCL_MIN_CTAS / NCCL_MAX_CTAS, the communicator's
+///                   config.minCTAs / maxCTAs (src/init.cc, envConfigOverride:
+///                   a value <= 0 is ignored; parseCommConfig: at most 64,
+///                   defaults 1 and 64, and a minimum above the maximum
+///                   becomes the maximum: nccl_cta_bounds);
+///   nvls            NCCL_NVLS_NCHANNELS, config.nvlsCTAs (<= 0 ignored);
+///   min_p2p, max_p2p NCCL_MIN_P2P_NCHANNELS / NCCL_MAX_P2P_NCHANNELS
+///                   (src/graph/paths.cc, defaults 1 and 64);
+///   per_net_peer    NCCL_NCHANNELS_PER_NET_PEER, config.nChannelsPerNetPeer
+///                   (<= 0 ignored).
 struct NcclChannelLimits {
-    int min = 0;  ///< copy the channels up to at least this many (at most 64)
-    int max = 0;  ///< cut the channels to at most this many (1 to 64)
+    int min = 0;           ///< copy the ring/tree channels up to at least this many (at most 64)
+    int max = 0;           ///< cut the ring/tree channels to at most this many (1 to 64)
+    int min_ctas = 0;      ///< NCCL_MIN_CTAS (1 to 64; 0: NCCL's 1)
+    int max_ctas = 0;      ///< NCCL_MAX_CTAS (1 to 64; 0: NCCL's 64)
+    int nvls = 0;          ///< NCCL_NVLS_NCHANNELS (1 to 64; 0: NCCL's per-generation count)
+    int min_p2p = 0;       ///< NCCL_MIN_P2P_NCHANNELS (0 to 64; 0 or 1: NCCL's 1)
+    int max_p2p = 0;       ///< NCCL_MAX_P2P_NCHANNELS (1 to 64; 0: NCCL's 64)
+    int per_net_peer = 0;  ///< NCCL_NCHANNELS_PER_NET_PEER (1 to 64; 0: NCCL's rule)
     bool operator==(const NcclChannelLimits&) const = default;
 };
 
-/// The channels the kernels run from the `rule` count NCCL's postset gives:
-/// min(rule, max), then at least min, within [1, 64].
+/// The communicator's CTA bounds (config.minCTAs, config.maxCTAs) after
+/// parseCommConfig: {1, 64} unset; the minimum at most the maximum.
+std::pair<int, int> nccl_cta_bounds(const NcclChannelLimits& limits);
+
+/// The ring/tree channels the kernels run from the `rule` count NCCL's
+/// postset gives (connect.cc, the end of ncclTopoPostset): cut to
+/// min(max, maxCTAs), then copied up to max(min, minCTAs), within [1, 64].
 int nccl_limited_channels(int rule, const NcclChannelLimits& limits);
+
+/// The NVLS channels (src/transport/nvls.cc, ncclNvlsInit): NCCL_NVLS_NCHANNELS
+/// or the generation's `rule` count, then within [minCTAs, maxCTAs].
+int nccl_limited_nvls_channels(int rule, const NcclChannelLimits& limits);
 
 struct NcclGraph {
     int channels = 0;     ///< channels the search found (graph->nChannels)
