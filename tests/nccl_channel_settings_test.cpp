@@ -234,3 +234,37 @@ TEST_CASE("a run's channel settings from its log and its dataset row; collective
     CHECK(astra.exit_code == 2);
     CHECK(astra.out.find("--env: applies to the nccl backend only") != std::string::npos);
 }
+
+TEST_CASE("validate --env: the dataset's channel settings where a run states none") {
+    // 2 ranks on one host, 1 GiB all-gather; one log states
+    // NCCL_MAX_NCHANNELS=1 itself, the other nothing.
+    const std::string row = "  1073741824      67108864    double    none      -1   8000.0  134.22   67.11       0   8000.0  134.22   67.11       0\n";
+    const std::string lines = "hostA:1:1 [0] NCCL INFO NCCL_MAX_NCHANNELS set by environment to 1.\n";
+    const std::string stated = write_temp_file("env_stated.log", header("all_gather_perf", 2) + lines + row + kFooter);
+    const std::string silent = write_temp_file("env_silent.log", header("all_gather_perf", 2) + row + kFooter);
+    const auto from_log = run_dtcalc("validate --dataset " + stated + " --preset hgx-h100 --format csv");
+    const auto from_env =
+        run_dtcalc("validate --dataset " + silent + " --preset hgx-h100 --env NCCL_MAX_NCHANNELS=1 --format csv");
+    const auto plain = run_dtcalc("validate --dataset " + silent + " --preset hgx-h100 --format csv");
+    REQUIRE(from_log.exit_code == 0);
+    REQUIRE(from_env.exit_code == 0);
+    // The prediction column (the 6th) is the same; the rule's is far faster.
+    const auto predicted = [](const std::string& csv) {
+        std::size_t at = csv.find('\n') + 1;
+        for (int field = 0; field < 5; ++field) at = csv.find(',', at) + 1;
+        return csv.substr(at, csv.find(',', at) - at);
+    };
+    CHECK(predicted(from_log.out) == predicted(from_env.out));
+    CHECK(std::stod(predicted(plain.out)) * 10 < std::stod(predicted(from_env.out)));
+    // The same value the run states is no conflict; another is.
+    CHECK(run_dtcalc("validate --dataset " + stated + " --preset hgx-h100 --env NCCL_MAX_NCHANNELS=1").exit_code == 0);
+    const auto clash = run_dtcalc("validate --dataset " + stated + " --preset hgx-h100 --env NCCL_MAX_NCHANNELS=2");
+    CHECK(clash.exit_code == 2);
+    CHECK(clash.out.find("the run states its own channel settings (NCCL_MAX_NCHANNELS=1 at " + stated +
+                         ":12) and they differ from those given for the dataset") != std::string::npos);
+    CHECK(run_dtcalc("validate --env NCCL_MAX_CTAS=8").out ==
+          "dtcalc: error: --env: only for --dataset files and folders; the gates file's datasets are predicted as "
+          "their runs state\n");
+    CHECK(run_dtcalc("validate --dataset " + silent + " --preset hgx-h100 --algo ring --env NCCL_ALGO=tree").out ==
+          "dtcalc: error: --env: 'NCCL_ALGO=tree': NCCL_ALGO is also given by its own option; give one\n");
+}

@@ -25,6 +25,7 @@ struct ValidateOptions {
     std::string preset;  // for --dataset files and folders
     std::optional<int> nodes, gpus_per_node;
     std::string algo, proto;  // NCCL_ALGO / NCCL_PROTO for --dataset files and folders
+    std::vector<std::string> env;  // further NCCL settings for them, VARIABLE=VALUE
     bool skip_failed_runs = false;  // for --dataset files and folders of nccl-tests output
 };
 
@@ -64,6 +65,9 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
         throw InputError({options.algo.empty() ? "--proto" : "--algo", 0, 0, ""},
                          "only for --dataset files and folders; the gates file sets each dataset's algorithm and "
                          "protocol");
+    if (paths.empty() && !options.env.empty())
+        throw InputError({"--env", 0, 0, ""},
+                         "only for --dataset files and folders; the gates file's datasets are predicted as their runs state");
     ValidationPlan plan;
     if (named) plan = load_validation_plan(options.gates.empty() ? default_gates_path() : options.gates);
     else plan.path = "the command line";
@@ -79,6 +83,8 @@ void run_validate(const ValidateOptions& options, const std::vector<std::string>
         spec.protocol = options.proto;
         spec.algorithm_where = {"--algo", 0, 0, ""};
         spec.protocol_where = {"--proto", 0, 0, ""};
+        spec.env = options.env;
+        spec.env_where = {"--env", 0, 0, ""};
         spec.skip_failed_runs = options.skip_failed_runs;
         plan.datasets.push_back(std::move(spec));
     }
@@ -122,6 +128,10 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
                         "a log's NCCL_DEBUG=INFO lines say it themselves");
     command->add_option("--proto", options->proto,
                         "NCCL_PROTO the --dataset runs were made with, in its syntax (LL128, ^LL, allreduce:Simple)");
+    command->add_option("--env", options->env,
+                        "Another NCCL setting the --dataset runs were made with, VARIABLE=VALUE (repeat for more; "
+                        "NCCL_MAX_CTAS=8, NCCL_NCHANNELS_PER_NET_PEER=2, ...: those collective --env takes); a "
+                        "log's NCCL_DEBUG=INFO lines say it themselves");
     command->add_flag("--skip-failed-runs", options->skip_failed_runs,
                       "Read past nccl-tests --dataset runs that failed (nccl-tests reported it, or the log stops "
                       "mid-run): the rows each printed before it failed are read, the rest left out, and each run "

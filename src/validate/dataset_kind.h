@@ -59,6 +59,10 @@ struct DatasetSpec {
     std::string algorithm;  ///< nccl: an NCCL_ALGO value (nccl_force.h); empty = NCCL's choice
     std::string protocol;   ///< nccl: an NCCL_PROTO value
     InputLocation algorithm_where, protocol_where;  ///< where each was given
+    /// nccl: further NCCL settings as VARIABLE=VALUE (validate --env), each
+    /// one nccl_force.h models; `env_where`: where they were given.
+    std::vector<std::string> env;
+    InputLocation env_where;
     /// Further files a kind needs (name, path resolved like `file`).
     std::vector<std::pair<std::string, std::string>> inputs;
     InputLocation where;    ///< the entry in the gates file

@@ -65,19 +65,28 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
     }
     shaped.config = system.config;
     shaped.backend = system.backend;
-    // The dataset's algorithm / protocol (`force`, no channel bounds) stand
-    // where the run states no choice of its own; the run's channel bounds
-    // stand either way.
+    // The dataset's algorithm / protocol (`force`) stand where the run states
+    // no choice of its own, and its channel settings where the run states none;
+    // a run that states others is an error.
     NcclForce restriction = row.force;
-    if (!force.unset()) {
-        NcclForce row_choice = row.force;
-        row_choice.channels = {};
-        if (!row_choice.unset() && !(row_choice == force))
+    NcclForce row_choice = row.force;
+    row_choice.channels = {};
+    NcclForce given_choice = force;
+    given_choice.channels = {};
+    if (!given_choice.unset()) {
+        if (!row_choice.unset() && !(row_choice == given_choice))
             throw InputError(row.where, "the run states its own NCCL_ALGO / NCCL_PROTO (" + row.force_origin +
                                             ") and they differ from the algorithm / protocol forced for the dataset; "
                                             "give one or the other");
         restriction.algorithms = force.algorithms;
         restriction.protocols = force.protocols;
+    }
+    if (!(force.channels == NcclChannelLimits{})) {
+        if (!(row.force.channels == NcclChannelLimits{}) && !(row.force.channels == force.channels))
+            throw InputError(row.where, "the run states its own channel settings (" + row.force_origin +
+                                            ") and they differ from those given for the dataset; give one or the "
+                                            "other");
+        restriction.channels = force.channels;
     }
     if (!row.force.unset() && (system.backend != NetworkBackend::Nccl || !system.nccl()))
         throw InputError(row.where, "the run sets " + row.force_origin +

@@ -18,7 +18,7 @@
 namespace dtcalc {
 
 NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
-    if (spec.algorithm.empty() && spec.protocol.empty()) return {};
+    if (spec.algorithm.empty() && spec.protocol.empty() && spec.env.empty()) return {};
     auto at = [&](const InputLocation& where, const char* key) {
         if (where.line > 0 || !where.file.empty()) return where;  // a gates key, or a flag
         InputLocation entry = spec.where;  // a spec built in code: the entry, with the key
@@ -27,7 +27,12 @@ NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
     };
     const InputLocation algorithm_at = at(spec.algorithm_where, "algorithm");
     const InputLocation protocol_at = at(spec.protocol_where, "protocol");
-    return nccl_force_option(system, spec.algorithm, spec.protocol, algorithm_at, protocol_at);
+    NcclForce force = nccl_force_option(system, spec.algorithm, spec.protocol, algorithm_at, protocol_at);
+    std::vector<std::string_view> by_options;
+    if (!spec.algorithm.empty()) by_options.push_back("NCCL_ALGO");
+    if (!spec.protocol.empty()) by_options.push_back("NCCL_PROTO");
+    apply_nccl_env_options(force, system, spec.env, by_options, at(spec.env_where, "env"));
+    return force;
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
