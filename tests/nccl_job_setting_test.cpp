@@ -159,3 +159,50 @@ TEST_CASE("NCCL_ALGO for the job in a sweep: one value per setting, commas and a
     CHECK(s.out.find("NCCL_ALGO / NCCL_PROTO leave tree; LL, LL128, Simple for all-gather on 8 GPUs in 1 node") !=
           std::string::npos);
 }
+
+TEST_CASE("NCCL settings for the job (nccl_env): every collective of the step runs with them") {
+    // NCCL_NVLS_ENABLE=0 takes NVLS and NVLS-tree away whatever NCCL_ALGO says
+    // (src/transport/nvls.cc, ncclNvlsInit): the step is the one NCCL_ALGO =
+    // ^nvls,nvlstree gives, and slower than NCCL's own choice (tp 8's
+    // all-reduces run NVLS on one HGX node).
+    const std::string base = "predict --model llama2-7b --preset hgx-h100 --tp 8 ";
+    const auto body = [](const std::string& out) { return out.substr(out.find('\n') + 1); };
+    const Run off = run_dtcalc(base + "--nccl-env NCCL_NVLS_ENABLE=0", false);
+    const Run algo = run_dtcalc(base + "--nccl-algo ^nvls,nvlstree", false);
+    const Run plain = run_dtcalc(base, false);
+    REQUIRE(off.exit_code == 0);
+    CHECK(off.out.starts_with("llama2-7b on preset hgx-h100 (8 NPUs, backend nccl, NCCL_NVLS_ENABLE=0, framework "));
+    CHECK(body(off.out) == body(algo.out));
+    CHECK(body(off.out) != body(plain.out));
+    // Several settings, blank-separated as on a shell's command line.
+    PredictOptions o;
+    o.model = "llama2-7b";
+    o.system.preset = "hgx-h100";
+    o.tp = 8;
+    o.nccl_env = "NCCL_MAX_CTAS=8  NCCL_NCHANNELS_PER_NET_PEER=2";
+    const ResolvedPrediction r = resolve_prediction(o, kPresets, kModels);
+    CHECK(r.inputs.nccl.channels.max_ctas == 8);
+    CHECK(r.inputs.nccl.channels.per_net_peer == 2);
+    CHECK(r.nccl_env == o.nccl_env);
+    const Run json = run_dtcalc(base + "--nccl-env NCCL_MAX_CTAS=8 --format json", false);
+    CHECK(json.out.find("\"nccl_algo\": \"\", \"nccl_proto\": \"\", \"nccl_env\": \"NCCL_MAX_CTAS=8\"") !=
+          std::string::npos);
+    check_errors({
+        {base + "--nccl-env NCCL_BUFFSIZE=4",
+         "--nccl-env: 'NCCL_BUFFSIZE=4': NCCL_BUFFSIZE is not a setting dtcalc models (it models NCCL_ALGO, NCCL_PROTO, "
+         "NCCL_NVLS_ENABLE, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_MIN_CTAS, "
+         "NCCL_MAX_CTAS, NCCL_NVLS_NCHANNELS, NCCL_MIN_P2P_NCHANNELS, NCCL_MAX_P2P_NCHANNELS, "
+         "NCCL_NCHANNELS_PER_NET_PEER)"},
+        {base + "--nccl-algo ring --nccl-env NCCL_ALGO=tree",
+         "--nccl-env: 'NCCL_ALGO=tree': NCCL_ALGO is also given by its own option; give one"},
+        {base + "--backend astra-aware --nccl-env NCCL_MAX_CTAS=8",
+         "--nccl-env: applies to the nccl backend only (this system uses astra-aware; set backend to nccl)"},
+        {base + "--nccl-env NCCL_MAX_CTAS=many",
+         "--nccl-env: NCCL_MAX_CTAS='many': expected a whole number of channels (NCCL's 1 to 64)"},
+        // The setting that leaves a collective no way to run is named.
+        {base + "--sp --nccl-env NCCL_ALGO=tree",
+         "--nccl-env: NCCL_ALGO / NCCL_PROTO leave tree; LL, LL128, Simple for all-gather on 8 GPUs in 1 node, and "
+         "none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple): tree: runs all-reduce "
+         "only"},
+    });
+}

@@ -126,6 +126,12 @@ const OptionDecl kOptions[] = {
              "allreduce:LL128)",
      .default_text = "unset: NCCL's own choice", .expected = "an NCCL_PROTO value (Simple, ^LL128, allreduce:LL)",
      .apply = set<&PredictOptions::nccl_proto>, .base = true, .commas_in_value = true},
+    {.name = "nccl_env", .type = T::Text,
+     .help = "further NCCL settings the job runs with (nccl backend), VARIABLE=VALUE separated by blanks, as a shell "
+             "sets them (\"NCCL_MAX_CTAS=8 NCCL_NVLS_ENABLE=0\"): NCCL_NVLS_ENABLE, NCCL_MIN/MAX_NCHANNELS, "
+             "NCCL_MIN/MAX_CTAS, NCCL_NVLS_NCHANNELS, NCCL_MIN/MAX_P2P_NCHANNELS, NCCL_NCHANNELS_PER_NET_PEER, ...",
+     .default_text = "unset: NCCL's defaults", .expected = "VARIABLE=VALUE settings (NCCL_MAX_CTAS=8)",
+     .apply = set<&PredictOptions::nccl_env>, .base = true, .commas_in_value = true},
     {.name = "framework", .type = T::Text,
      .help = "framework recipe whose defaults the plan options not given take: megatron-core | nemo | torchtitan | "
              "megatron-2022, or a .toml path (presets/frameworks/)",

@@ -26,6 +26,10 @@ struct PredictInputs {
     /// The nccl backend: NCCL_ALGO / NCCL_PROTO as the job sets them; every
     /// collective of the step is asked with it (nothing forced by default).
     NcclForce nccl;
+    /// The option that set what leaves NCCL's choice no way to run a
+    /// collective, for its errors: nccl_algo, nccl_proto or nccl_env (empty:
+    /// nccl_algo where the algorithms are restricted, else nccl_proto).
+    std::string nccl_option;
     double memory_limit_bytes = 0;  ///< 0: the device's capacity (or none when unknown)
 };
 
@@ -78,6 +82,7 @@ auto naming_nccl_options(const PredictInputs& in, Price&& price) -> decltype(pri
         throw;
     } catch (const InputError& e) {
         if (in.nccl.unset() || e.where().key != "nccl") throw;
+        if (!in.nccl_option.empty()) throw OptionError(in.nccl_option, e.detail());
         throw OptionError(in.nccl.algorithms != NcclForce{}.algorithms ? "nccl_algo" : "nccl_proto", e.detail());
     }
 }

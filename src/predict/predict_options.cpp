@@ -1,6 +1,7 @@
 #include "predict/predict_options.h"
 
 #include <algorithm>
+#include <sstream>
 #include <span>
 
 #include "config/system_source.h"
@@ -57,8 +58,12 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
     out.warnings = resolved.warnings;
     out.backend_label = std::string(network_backend_name(in.system.backend));
     in.nccl = resolve_nccl_force(o, in.system);
+    if (!o.nccl_algo.empty() && in.nccl.algorithms != NcclForce{}.algorithms) in.nccl_option = "nccl_algo";
+    else if (!o.nccl_proto.empty()) in.nccl_option = "nccl_proto";
+    else if (!o.nccl_env.empty()) in.nccl_option = "nccl_env";
     out.nccl_algo = o.nccl_algo;
     out.nccl_proto = o.nccl_proto;
+    out.nccl_env = o.nccl_env;
 
     out.framework = read_framework_defaults(load_framework(o.framework, framework_dirs(preset_dirs)));
     PredictOptions with_defaults = o;
@@ -71,8 +76,8 @@ ResolvedPrediction resolve_prediction(const PredictOptions& o, const std::vector
 
 NcclForce resolve_nccl_force(const PredictOptions& o, const System& system) {
     NcclForce force;
-    if (o.nccl_algo.empty() && o.nccl_proto.empty()) return force;
-    const char* given = o.nccl_algo.empty() ? "nccl_proto" : "nccl_algo";
+    if (o.nccl_algo.empty() && o.nccl_proto.empty() && o.nccl_env.empty()) return force;
+    const char* given = !o.nccl_algo.empty() ? "nccl_algo" : !o.nccl_proto.empty() ? "nccl_proto" : "nccl_env";
     if (system.backend != NetworkBackend::Nccl || !system.nccl())
         throw OptionError(given, "applies to the nccl backend only (this system uses " +
                                      std::string(network_backend_name(system.backend)) + "; set backend to nccl)");
@@ -85,6 +90,17 @@ NcclForce resolve_nccl_force(const PredictOptions& o, const System& system) {
         apply_nccl_proto(force, o.nccl_proto, {});
     } catch (const InputError& e) {
         throw OptionError("nccl_proto", e.detail());
+    }
+    std::vector<std::string> entries;
+    std::istringstream words(o.nccl_env);
+    for (std::string word; words >> word;) entries.push_back(word);
+    std::vector<std::string_view> by_options;
+    if (!o.nccl_algo.empty()) by_options.push_back("NCCL_ALGO");
+    if (!o.nccl_proto.empty()) by_options.push_back("NCCL_PROTO");
+    try {
+        apply_nccl_env_options(force, system, entries, by_options, {});
+    } catch (const InputError& e) {
+        throw OptionError("nccl_env", e.detail());
     }
     return force;
 }

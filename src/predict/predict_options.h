@@ -38,6 +38,10 @@ struct PredictOptions {
     /// NCCL_ALGO / NCCL_PROTO the job runs with, in NCCL's syntax
     /// (collective/nccl/nccl_force.h); empty: unset, NCCL's own choice.
     std::string nccl_algo, nccl_proto;
+    /// Further NCCL settings the job runs with, VARIABLE=VALUE separated by
+    /// blanks, as a shell sets them ("NCCL_MAX_CTAS=8 NCCL_NVLS_ENABLE=0"):
+    /// each one nccl_force.h models; empty: none.
+    std::string nccl_env;
     /// The framework recipe (presets/frameworks/NAME.toml, config/framework_recipe.h)
     /// whose defaults fill the plan options not given.
     std::string framework = "megatron-core";
@@ -63,6 +67,7 @@ struct ResolvedPrediction {
     PredictInputs inputs;
     std::string model_label, system_label, backend_label;
     std::string nccl_algo, nccl_proto;  ///< as given; empty when unset
+    std::string nccl_env;               ///< as given; empty when unset
     std::vector<std::string> warnings;  ///< ResolvedSystem::warnings (a network file's implausible values)
     FrameworkDefaults framework;  ///< the recipe the plan's defaults came from
 };
@@ -72,9 +77,10 @@ struct ResolvedPrediction {
 ResolvedPrediction resolve_prediction(const PredictOptions& options, const std::vector<std::string>& preset_dirs,
                                       const std::vector<std::string>& model_dirs);
 
-/// NCCL_ALGO / NCCL_PROTO of `options` (nccl_algo, nccl_proto) for `system`:
-/// nothing forced when both are empty. Throws OptionError naming the option
-/// for a value NCCL rejects, or a system the nccl backend does not price.
+/// NCCL_ALGO / NCCL_PROTO of `options` (nccl_algo, nccl_proto) and its other
+/// NCCL settings (nccl_env) for `system`: nothing set when all are empty.
+/// Throws OptionError naming the option for a value NCCL rejects, a setting
+/// dtcalc does not model, or a system the nccl backend does not price.
 NcclForce resolve_nccl_force(const PredictOptions& options, const System& system);
 
 /// The plan part of `options` for `model` on `npus` NPUs (dp defaults to

@@ -46,6 +46,7 @@ void write_predict_table(std::ostream& out, const PredictInputs& in, const Predi
     std::string nccl;
     if (!labels.nccl_algo.empty()) nccl += ", NCCL_ALGO=" + labels.nccl_algo;
     if (!labels.nccl_proto.empty()) nccl += ", NCCL_PROTO=" + labels.nccl_proto;
+    if (!labels.nccl_env.empty()) nccl += ", " + labels.nccl_env;
     fmt::print(out, "{} on {} ({} NPUs, backend {}{}{})\n", labels.model, labels.system, r.npus, labels.backend, nccl,
                labels.framework.empty() ? "" : ", framework " + labels.framework);
     fmt::print(out, "plan: {}\n", plan_text(in));
@@ -107,9 +108,10 @@ void write_predict_json(std::ostream& out, const PredictInputs& in, const Predic
     auto us = [](double ns) { return number(ns * 1e-3); };
     fmt::print(out,
                "{{\n  \"model\": {}, \"system\": {}, \"backend\": {}, \"nccl_algo\": {}, \"nccl_proto\": {}, "
-               "\"framework\": {}, \"npus\": {},\n",
+               "\"nccl_env\": {}, \"framework\": {}, \"npus\": {},\n",
                json_string(labels.model), json_string(labels.system), json_string(labels.backend),
-               json_string(labels.nccl_algo), json_string(labels.nccl_proto), json_string(labels.framework), r.npus);
+               json_string(labels.nccl_algo), json_string(labels.nccl_proto), json_string(labels.nccl_env),
+               json_string(labels.framework), r.npus);
     fmt::print(out,
                "  \"plan\": {{\"dp\": {}, \"tp\": {}, \"pp\": {}, \"cp\": {}, \"ep\": {}, \"sequence_parallel\": {}, "
                "\"vpp\": {}, \"schedule\": \"{}\", \"mbs\": {}, \"gbs\": {}, \"seq\": {}, \"recompute\": \"{}\", "

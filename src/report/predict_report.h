@@ -18,11 +18,12 @@ struct PredictLabels {
     std::string backend;
     std::string framework;  ///< the recipe the plan's defaults came from (config/framework_recipe.h)
     std::string nccl_algo, nccl_proto;  ///< NCCL_ALGO / NCCL_PROTO as given; empty when unset
+    std::string nccl_env;               ///< the other NCCL settings as given; empty when unset
 };
 
 /// The labels of what resolve_prediction() loaded.
 inline PredictLabels predict_labels(const ResolvedPrediction& r) {
-    return {r.model_label, r.system_label, r.backend_label, r.framework.name, r.nccl_algo, r.nccl_proto};
+    return {r.model_label, r.system_label, r.backend_label, r.framework.name, r.nccl_algo, r.nccl_proto, r.nccl_env};
 }
 
 void write_predict_table(std::ostream& out, const PredictInputs& in, const PredictResult& r, const PredictLabels& labels,
