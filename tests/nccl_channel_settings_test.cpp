@@ -268,3 +268,32 @@ TEST_CASE("validate --env: the dataset's channel settings where a run states non
     CHECK(run_dtcalc("validate --dataset " + silent + " --preset hgx-h100 --algo ring --env NCCL_ALGO=tree").out ==
           "dtcalc: error: --env: 'NCCL_ALGO=tree': NCCL_ALGO is also given by its own option; give one\n");
 }
+
+TEST_CASE("a gates file's dataset states its runs' NCCL settings under env") {
+    const std::string row = "  1073741824      67108864    double    none      -1   8000.0  134.22   67.11       0   8000.0  134.22   67.11       0\n";
+    const std::string log = write_temp_file("gates_env_run.log", header("all_gather_perf", 2) + row + kFooter);
+    const auto gates = [&](const std::string& env_line) {
+        return write_temp_file("gates_env.toml", "[[dataset]]\nname = \"one\"\nkind = \"nccl-tests\"\nfile = \"" + log +
+                                                     "\"\npreset = \"hgx-h100\"\n" + env_line +
+                                                     "\n[[gate]]\ndataset = \"one\"\ngroup = \"*\"\nmetric = "
+                                                     "\"max\"\nbound = 10\n");
+    };
+    const auto with_env = run_dtcalc("validate --gates " + gates("env = [\"NCCL_MAX_NCHANNELS=1\"]") + " --format csv");
+    const auto from_flag =
+        run_dtcalc("validate --dataset " + log + " --preset hgx-h100 --env NCCL_MAX_NCHANNELS=1 --format csv");
+    REQUIRE(with_env.exit_code == 0);
+    REQUIRE(from_flag.exit_code == 0);
+    const auto predicted = [](const std::string& csv) {
+        std::size_t at = csv.find('\n') + 1;
+        for (int field = 0; field < 5; ++field) at = csv.find(',', at) + 1;
+        return csv.substr(at, csv.find(',', at) - at);
+    };
+    CHECK(predicted(with_env.out) == predicted(from_flag.out));
+    const std::string bad = gates("env = \"NCCL_MAX_CTAS=8\"");
+    CHECK(run_dtcalc("validate --gates " + bad).out ==
+          "dtcalc: error: " + bad + ":6:7: dataset[0].env: expected a list of \"VARIABLE=VALUE\" strings\n");
+    const std::string unknown = gates("env = [\"NCCL_BUFFSIZE=8\"]");
+    CHECK(run_dtcalc("validate --gates " + unknown)
+              .out.starts_with("dtcalc: error: " + unknown + ":6:7: dataset[0].env: 'NCCL_BUFFSIZE=8': NCCL_BUFFSIZE is not a "
+                                                             "setting dtcalc models"));
+}

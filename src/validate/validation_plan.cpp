@@ -67,6 +67,12 @@ ValidationPlan load_validation_plan(const std::string& path) {
         spec.protocol = r.optional_string("protocol").value_or("");
         if (const ConfigValue* v = entry.find("algorithm")) spec.algorithm_where = v->where;
         if (const ConfigValue* v = entry.find("protocol")) spec.protocol_where = v->where;
+        // Further NCCL settings the runs were made with: ["NCCL_MAX_CTAS=8", ...].
+        if (const ConfigValue* env = r.optional("env")) {
+            if (env->type != ConfigValue::Type::List) fail_at(*env, "expected a list of \"VARIABLE=VALUE\" strings");
+            for (const ConfigValue& item : env->items) spec.env.push_back(as_string(item));
+            spec.env_where = env->where;
+        }
         if (const ConfigValue* inputs = r.optional("inputs")) {
             if (inputs->type != ConfigValue::Type::Table) fail_at(*inputs, "expected a table of input files");
             for (const auto& [key, value] : inputs->fields) {

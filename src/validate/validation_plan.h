@@ -5,7 +5,8 @@
 //   [[dataset]]  name, kind (dataset_kind.h), file (relative to the gates
 //                file's folder), preset (a name, or a .toml path relative like
 //                `file`; kinds that predict through a preset need it), optional algorithm / protocol
-//                (nccl: NCCL_ALGO / NCCL_PROTO values, collective/nccl/nccl_force.h), inputs (a table of
+//                (nccl: NCCL_ALGO / NCCL_PROTO values, collective/nccl/nccl_force.h), env (nccl:
+//                the runs' other NCCL settings, ["NCCL_MAX_CTAS=8", ...]), inputs (a table of
 //                further files a kind needs, relative like `file`), description
 //   [[gate]]     dataset, group (a name, or a pattern where '*' matches any
 //                run of characters: "*" is every group, "all-to-all/*"),
