@@ -62,6 +62,13 @@ NcclTopology topology_of(const System& system, long long nodes, long long gpus, 
     return nccl_topology(*system.nccl(), gpus, nodes, nodes > 1 ? 50.0 : 0.0, limits);
 }
 
+// The first row's prediction (the 6th column) of `validate --format csv`.
+std::string predicted(const std::string& csv) {
+    std::size_t at = csv.find('\n') + 1;
+    for (int field = 0; field < 5; ++field) at = csv.find(',', at) + 1;
+    return csv.substr(at, csv.find(',', at) - at);
+}
+
 }  // namespace
 
 TEST_CASE("NCCL_MIN/MAX_CTAS: the communicator's CTA bounds, as parseCommConfig leaves them") {
@@ -248,12 +255,7 @@ TEST_CASE("validate --env: the dataset's channel settings where a run states non
     const auto plain = run_dtcalc("validate --dataset " + silent + " --preset hgx-h100 --format csv");
     REQUIRE(from_log.exit_code == 0);
     REQUIRE(from_env.exit_code == 0);
-    // The prediction column (the 6th) is the same; the rule's is far faster.
-    const auto predicted = [](const std::string& csv) {
-        std::size_t at = csv.find('\n') + 1;
-        for (int field = 0; field < 5; ++field) at = csv.find(',', at) + 1;
-        return csv.substr(at, csv.find(',', at) - at);
-    };
+    // The same prediction; the rule's is far faster.
     CHECK(predicted(from_log.out) == predicted(from_env.out));
     CHECK(std::stod(predicted(plain.out)) * 10 < std::stod(predicted(from_env.out)));
     // The same value the run states is no conflict; another is.
@@ -283,11 +285,6 @@ TEST_CASE("a gates file's dataset states its runs' NCCL settings under env") {
         run_dtcalc("validate --dataset " + log + " --preset hgx-h100 --env NCCL_MAX_NCHANNELS=1 --format csv");
     REQUIRE(with_env.exit_code == 0);
     REQUIRE(from_flag.exit_code == 0);
-    const auto predicted = [](const std::string& csv) {
-        std::size_t at = csv.find('\n') + 1;
-        for (int field = 0; field < 5; ++field) at = csv.find(',', at) + 1;
-        return csv.substr(at, csv.find(',', at) - at);
-    };
     CHECK(predicted(with_env.out) == predicted(from_flag.out));
     const std::string bad = gates("env = \"NCCL_MAX_CTAS=8\"");
     CHECK(run_dtcalc("validate --gates " + bad).out ==
