@@ -26,7 +26,7 @@ struct NcclMeasurement {
     InputLocation where;      ///< the row: file and line
     std::string source;       ///< where the measurement comes from (a CSV's source_url, else file:line)
     /// The NCCL settings the run was made with (NCCL_ALGO, NCCL_PROTO,
-    /// NCCL_NVLS_ENABLE, NCCL_MIN/MAX_NCHANNELS), where its input states
+    /// NCCL_NVLS_ENABLE, the channel settings: nccl_modelled_settings()), where its input states
     /// them (a log's NCCL_DEBUG=INFO lines); unset otherwise.
     NcclForce force;
     std::string force_origin;  ///< where `force` was read ("file:line"), for messages

@@ -3,12 +3,12 @@
 // a header, then one row per size with at least the columns source_url, gpus,
 // nodes, collective (all_reduce_perf, all_gather_perf, reduce_scatter_perf,
 // alltoall_perf, sendrecv_perf, or dtcalc's names), size_bytes and time_us
-// (out-of-place). A run made with NCCL_ALGO / NCCL_PROTO set says so in the
-// optional columns nccl_algo, nccl_proto, nccl_nvls_enable,
-// nccl_min_nchannels and nccl_max_nchannels (each setting nccl_force.h models,
-// in lower case; NCCL's syntax; empty: unset), or as "NCCL_ALGO=Ring" written
-// in its notes cell; the row is
-// then predicted with NCCL's choice restricted the same way. The optional
+// (out-of-place). A run made with NCCL settings says so in optional columns
+// named after each setting nccl_force.h models, in lower case (nccl_algo,
+// nccl_proto, nccl_nvls_enable, nccl_min_nchannels, nccl_max_ctas, ...;
+// NCCL's syntax; empty: unset), or as "NCCL_ALGO=Ring" written in its notes
+// cell (the whole name: XNCCL_ALGO= is not it); the row is then predicted
+// with the same settings. The optional
 // columns type and redop give nccl-tests' -d and -o (float and sum where
 // absent or empty; redop "none" for a collective that reduces nothing):
 // NVLS runs only for what the switch reduces (nccl_reduction.h). Other columns

@@ -33,7 +33,7 @@ struct NcclLaunch {
     int nccl_channels = 1;     ///< NCCL's own integer count (nMaxChannels), which the continuous one follows
     double thread_share = 1;   ///< launched threads per channel / the protocol's most, in (0, 1]
     /// channels / the ones NCCL's rules give (NcclTopology::rule_channels):
-    /// in (0, 1], above 1 only where NCCL_MIN_NCHANNELS runs more.
+    /// in (0, 1], above 1 only where NCCL_MIN_NCHANNELS (or NCCL_MIN_CTAS) runs more.
     double channel_share = 1;
     /// The share of the kernels' lanes that run: what scales the rate the
     /// GPU's threads drive (stores over NVLink, copies into the NIC's buffers).
@@ -42,7 +42,7 @@ struct NcclLaunch {
 
 /// `communicator_channels`: the ring/tree channels the kernels run at full
 /// size; `rule_channels`: the ones NCCL's rules give without
-/// NCCL_MIN/MAX_NCHANNELS (0: the same).
+/// the channel settings (NCCL_MIN/MAX_NCHANNELS, NCCL_MIN/MAX_CTAS; 0: the same).
 NcclLaunch nccl_launch(NcclAlgorithm algorithm, NcclProtocol protocol, double bytes, std::int64_t ranks,
                        int communicator_channels, int rule_channels = 0);
 

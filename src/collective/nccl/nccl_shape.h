@@ -107,7 +107,7 @@ double nccl_channels_nvlink_gbps(const NcclRates& rates, double channels);
 /// bandwidth for them, or dimension 0 has none. `on_every_gpu`: every GPU of
 /// a node (dimension 0) runs a copy of the collective at once
 /// (CollectiveQuery::on_every_gpu); the NICs' payload is then this copy's
-/// share (NcclTopology::nic_share). `limits`: NCCL_MIN/MAX_NCHANNELS.
+/// share (NcclTopology::nic_share). `limits`: NCCL's channel settings (NcclChannelLimits).
 NcclRates nccl_rates(const Network& network, const CommGroup& group, const NcclShape& shape,
                      const NcclParameters& params, bool on_every_gpu = false, const NcclChannelLimits& limits = {});
 
