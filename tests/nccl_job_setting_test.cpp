@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "compute/system.h"
 #include "input_error.h"
@@ -205,4 +206,33 @@ TEST_CASE("NCCL settings for the job (nccl_env): every collective of the step ru
          "none of them runs there (available: ring/LL, ring/LL128, ring/Simple, nvls/Simple): tree: runs all-reduce "
          "only"},
     });
+}
+
+TEST_CASE("NCCL settings for the job in a sweep: a spec's list gives one point per setting") {
+    const std::string spec = write_temp_file("nccl-env-sweep.toml",
+                                             "model = \"llama2-7b\"\npreset = \"hgx-h100\"\ntp = 8\n"
+                                             "nccl_env = [\"NCCL_NVLS_ENABLE=0\", \"NCCL_MAX_CTAS=4 NCCL_NVLS_ENABLE=0\"]\n");
+    const Run s = run_dtcalc("sweep " + spec + " -q", false);
+    REQUIRE(s.exit_code == 0);
+    std::istringstream rows(s.out);
+    std::string header, first, second;
+    std::getline(rows, header);
+    std::getline(rows, first);
+    std::getline(rows, second);
+    CHECK(header.starts_with("point,nccl_env,"));
+    CHECK(first.starts_with("0,NCCL_NVLS_ENABLE=0,"));
+    CHECK(second.starts_with("1,NCCL_MAX_CTAS=4 NCCL_NVLS_ENABLE=0,"));
+    // iteration_time_us follows the plan's columns; four ring channels instead
+    // of NCCL's 24 make tp 8's all-reduces, and so the step, slower.
+    const auto iteration = [&](const std::string& row) {
+        std::vector<std::string> cells;
+        std::string cell;
+        std::istringstream in(row);
+        while (std::getline(in, cell, ',')) cells.push_back(cell);
+        std::istringstream head(header);
+        int column = 0;
+        while (std::getline(head, cell, ',') && cell != "iteration_time_us") ++column;
+        return std::stod(cells.at(static_cast<std::size_t>(column)));
+    };
+    CHECK(iteration(second) > iteration(first));
 }
