@@ -19,3 +19,7 @@ std::string error_of(Action&& action) {
 }
 
 }  // namespace dtcalc::testing
+
+/// In a doctest case: `expr` throws an InputError whose whole message is `message`.
+#define CHECK_INPUT_ERROR(expr, message) \
+    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))

@@ -19,6 +19,7 @@
 #include "input_error.h"
 #include "network/cluster_shape.h"
 #include "run_dtcalc.h"
+#include "shaped_collective.h"
 #include "temp_file.h"
 #include "validate/nccl_tests_csv.h"
 #include "validate/nccl_tests_json.h"
@@ -28,8 +29,6 @@
 using namespace dtcalc;
 using namespace dtcalc::testing;
 
-#define CHECK_INPUT_ERROR(expr, message) \
-    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
 
 namespace {
 
@@ -40,13 +39,6 @@ NcclForce limits(int min, int max) {
     NcclForce f;
     f.channels = {min, max};
     return f;
-}
-
-CollectiveResult one(const System& system, CollectiveKind kind, std::uint64_t bytes, long long nodes, long long gpus,
-                     const NcclForce& force) {
-    const Network network = shape_cluster(system.network, nodes, gpus);
-    return collective_time(network, system.config, system.backend,
-                           {kind, bytes, whole_network_group(network), force});
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "input_error.h"
 #include "network/cluster_shape.h"
 #include "run_dtcalc.h"
+#include "shaped_collective.h"
 #include "temp_file.h"
 #include "validate/nccl_tests_csv.h"
 #include "validate/nccl_tests_log.h"
@@ -29,8 +30,6 @@
 using namespace dtcalc;
 using namespace dtcalc::testing;
 
-#define CHECK_INPUT_ERROR(expr, message) \
-    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
 
 namespace {
 
@@ -48,13 +47,6 @@ NcclForce env(const System& system, const std::vector<std::string>& entries) {
     NcclForce force;
     apply_nccl_env_options(force, system, entries, {}, {"--env", 0, 0, ""});
     return force;
-}
-
-CollectiveResult one(const System& system, CollectiveKind kind, std::uint64_t bytes, long long nodes, long long gpus,
-                     const NcclForce& force) {
-    const Network network = shape_cluster(system.network, nodes, gpus);
-    return collective_time(network, system.config, system.backend,
-                           {kind, bytes, whole_network_group(network), force});
 }
 
 NcclTopology topology_of(const System& system, long long nodes, long long gpus, const NcclChannelLimits& limits) {

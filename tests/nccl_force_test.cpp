@@ -13,8 +13,6 @@
 
 using namespace dtcalc;
 
-#define CHECK_INPUT_ERROR(expr, message) \
-    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
 
 namespace {
 

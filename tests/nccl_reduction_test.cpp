@@ -22,7 +22,6 @@
 using namespace dtcalc;
 using namespace dtcalc::testing;
 
-#define CHECK_INPUT_ERROR(expr, message) CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
 
 namespace {
 

@@ -22,8 +22,6 @@ using namespace dtcalc;
 using dtcalc::testing::header;
 using dtcalc::testing::kFooter;
 
-#define CHECK_INPUT_ERROR(expr, message) \
-    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
 
 namespace {
 

@@ -18,8 +18,6 @@ using namespace dtcalc;
 using dtcalc::testing::header;
 using dtcalc::testing::kFooter;
 
-#define CHECK_INPUT_ERROR(expr, message) \
-    CHECK(dtcalc::testing::error_of([&] { (void)(expr); }) == std::string(message))
 
 TEST_CASE("a launcher's tag before each line, and rank lines without groups, read as plain output") {
     // One run on 2 hosts of 2 GPUs, then the same text as launchers tag it and
