@@ -184,14 +184,11 @@ std::string collective_json(const ConfigValue& config, const std::string& librar
         apply_nccl_channel_option(query.nccl, sys.system, minimum, static_cast<long long>(std::min(n, 1e6)),
                                   value->where);
     }
-    if (env_value) {
-        std::vector<std::string_view> by_options;
-        if (algo) by_options.push_back("NCCL_ALGO");
-        if (proto) by_options.push_back("NCCL_PROTO");
-        if (min_nchannels) by_options.push_back("NCCL_MIN_NCHANNELS");
-        if (max_nchannels) by_options.push_back("NCCL_MAX_NCHANNELS");
-        apply_nccl_env_options(query.nccl, sys.system, env, by_options, env_value->where);
-    }
+    if (env_value)
+        apply_nccl_env_options(query.nccl, sys.system, env,
+                               nccl_variables_by_options(algo != nullptr, proto != nullptr, min_nchannels != nullptr,
+                                                         max_nchannels != nullptr),
+                               env_value->where);
     std::vector<CollectiveRow> rows;
     for (std::uint64_t size : *sizes) {
         query.bytes = size;

@@ -226,14 +226,11 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
         apply_nccl_channel_option(query.nccl, sys.system, true, *options.min_nchannels, {"--min-nchannels", 0, 0, ""});
     if (options.max_nchannels)
         apply_nccl_channel_option(query.nccl, sys.system, false, *options.max_nchannels, {"--max-nchannels", 0, 0, ""});
-    {
-        std::vector<std::string_view> by_options;
-        if (!options.algo.empty()) by_options.push_back("NCCL_ALGO");
-        if (!options.proto.empty()) by_options.push_back("NCCL_PROTO");
-        if (options.min_nchannels) by_options.push_back("NCCL_MIN_NCHANNELS");
-        if (options.max_nchannels) by_options.push_back("NCCL_MAX_NCHANNELS");
-        apply_nccl_env_options(query.nccl, sys.system, options.env, by_options, {"--env", 0, 0, ""});
-    }
+    apply_nccl_env_options(query.nccl, sys.system, options.env,
+                           nccl_variables_by_options(!options.algo.empty(), !options.proto.empty(),
+                                                     options.min_nchannels.has_value(),
+                                                     options.max_nchannels.has_value()),
+                           {"--env", 0, 0, ""});
     query.kind = *kind;
     query.out_of_place = true;  // nccl-tests' first time column
     query.reduction = reduction_of(options);

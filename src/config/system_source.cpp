@@ -164,6 +164,16 @@ void apply_nccl_channel_option(NcclForce& force, const System& system, bool mini
         apply_nccl_max_nchannels(force, std::to_string(value), where);
 }
 
+std::vector<std::string_view> nccl_variables_by_options(bool algo, bool proto, bool min_nchannels,
+                                                        bool max_nchannels) {
+    std::vector<std::string_view> out;
+    if (algo) out.push_back("NCCL_ALGO");
+    if (proto) out.push_back("NCCL_PROTO");
+    if (min_nchannels) out.push_back("NCCL_MIN_NCHANNELS");
+    if (max_nchannels) out.push_back("NCCL_MAX_NCHANNELS");
+    return out;
+}
+
 void apply_nccl_env_options(NcclForce& force, const System& system, const std::vector<std::string>& entries,
                             const std::vector<std::string_view>& by_options, const InputLocation& where) {
     if (entries.empty()) return;

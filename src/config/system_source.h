@@ -74,6 +74,12 @@ void apply_nccl_channel_option(NcclForce& force, const System& system, bool mini
 void apply_nccl_env_options(NcclForce& force, const System& system, const std::vector<std::string>& entries,
                             const std::vector<std::string_view>& by_options, const InputLocation& where);
 
+/// The NCCL variables the dedicated options set (--algo / algo: NCCL_ALGO,
+/// --proto: NCCL_PROTO, --min-nchannels / --max-nchannels), for
+/// apply_nccl_env_options' `by_options`.
+std::vector<std::string_view> nccl_variables_by_options(bool algo, bool proto, bool min_nchannels = false,
+                                                        bool max_nchannels = false);
+
 /// Search paths: $DTCALC_PRESET_PATH / $DTCALC_MODEL_PATH (':'-separated), then
 /// ./presets or ./models, the install's share/dtcalc/..., next to the
 /// executable, and the source tree.

@@ -94,11 +94,9 @@ NcclForce resolve_nccl_force(const PredictOptions& o, const System& system) {
     std::vector<std::string> entries;
     std::istringstream words(o.nccl_env);
     for (std::string word; words >> word;) entries.push_back(word);
-    std::vector<std::string_view> by_options;
-    if (!o.nccl_algo.empty()) by_options.push_back("NCCL_ALGO");
-    if (!o.nccl_proto.empty()) by_options.push_back("NCCL_PROTO");
     try {
-        apply_nccl_env_options(force, system, entries, by_options, {});
+        apply_nccl_env_options(force, system, entries,
+                               nccl_variables_by_options(!o.nccl_algo.empty(), !o.nccl_proto.empty()), {});
     } catch (const InputError& e) {
         throw OptionError("nccl_env", e.detail());
     }

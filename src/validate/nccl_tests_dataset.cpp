@@ -28,10 +28,9 @@ NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
     const InputLocation algorithm_at = at(spec.algorithm_where, "algorithm");
     const InputLocation protocol_at = at(spec.protocol_where, "protocol");
     NcclForce force = nccl_force_option(system, spec.algorithm, spec.protocol, algorithm_at, protocol_at);
-    std::vector<std::string_view> by_options;
-    if (!spec.algorithm.empty()) by_options.push_back("NCCL_ALGO");
-    if (!spec.protocol.empty()) by_options.push_back("NCCL_PROTO");
-    apply_nccl_env_options(force, system, spec.env, by_options, at(spec.env_where, "env"));
+    apply_nccl_env_options(force, system, spec.env,
+                           nccl_variables_by_options(!spec.algorithm.empty(), !spec.protocol.empty()),
+                           at(spec.env_where, "env"));
     return force;
 }
 
