@@ -422,3 +422,60 @@ TEST_CASE("a log where one thread drove several GPUs gets a note from calibrate 
     CHECK(validated.exit_code == 0);
     CHECK(validated.out.find(note) != std::string::npos);
 }
+
+TEST_CASE("calibrate --algo / --env: runs forced to an algorithm are fitted as what they ran") {
+    // 10 x 8 all-reduce, 64 MiB to 16 GiB, timed by the model as forced ring
+    // runs with the ring channel rate at 19 GB/s (the preset's: 22.43). NCCL's
+    // own choice at these sizes is NVLS-tree, whose time the ring rate does not
+    // move: told the runs' NCCL_ALGO, the fit gives 19 back; not told, it
+    // cannot (the rate changes no row, or no value of it explains them).
+    NcclForce ring;
+    apply_nccl_algo(ring, "ring", {"test", 0, 0, ""});
+    const Preset truth = preset_with({{"nccl.ring-network-channel-bandwidth", 19.0}});
+    std::vector<NcclMeasurement> rows;
+    for (std::uint64_t bytes = 64ull << 20; bytes <= (16ull << 30); bytes *= 2) {
+        NcclMeasurement m;
+        m.kind = CollectiveKind::AllReduce;
+        m.nodes = 10;
+        m.gpus_per_node = 8;
+        m.bytes = bytes;
+        m.where = {"generated", static_cast<int>(rows.size()) + 1, 0, ""};
+        m.time_us = predict_nccl_measurement(truth.system, ring, m).time_ns / 1000.0;
+        rows.push_back(m);
+    }
+    CalibrationOptions options;
+    options.leave_one_group_out = false;
+    options.nccl_force = ring;
+    const CalibrationResult told = calibrate_preset(read_toml_file(kPreset), kPreset, rows, options);
+    CHECK(std::abs(constant(told, "nccl.ring-network-channel-bandwidth").after / 19.0 - 1) < 0.001);
+    CHECK(group(told, "all-reduce/80gpu/10node").after.max < 0.001);
+    options.nccl_force = {};
+    const CalibrationResult untold = calibrate_preset(read_toml_file(kPreset), kPreset, rows, options);
+    CHECK(std::abs(constant(untold, "nccl.ring-network-channel-bandwidth").after / 19.0 - 1) > 0.01);
+    CHECK(group(untold, "all-reduce/80gpu/10node").after.max > 0.01);
+}
+
+TEST_CASE("dtcalc calibrate --algo / --proto / --env: the report names them; bad settings exit 2") {
+    using dtcalc::testing::run_dtcalc;
+    const std::string smoke = std::string(DTCALC_VALIDATION_DIR) + "/nccl/cluster01/smoke";
+    // --env takes one value: the input after it stays an input.
+    const auto r = run_dtcalc("calibrate --preset h100-ib-ndr400 --algo ring --env NCCL_PROTO=Simple " + smoke +
+                              " --no-leave-one-out");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("\n# the runs' NCCL settings: NCCL_ALGO=ring NCCL_PROTO=Simple\n") != std::string::npos);
+    const auto json = run_dtcalc("calibrate --preset h100-ib-ndr400 --env NCCL_ALGO=ring " + smoke +
+                                 " --no-leave-one-out --format json", false);
+    REQUIRE(json.exit_code == 0);
+    CHECK(json.out.find("\"nccl_env\": [\"NCCL_ALGO=ring\"]") != std::string::npos);
+    const auto plain = run_dtcalc("calibrate --preset h100-ib-ndr400 " + smoke + " --no-leave-one-out --format json", false);
+    CHECK(plain.out.find("\"nccl_env\": []") != std::string::npos);
+    dtcalc::testing::check_errors({
+        {"calibrate --preset h100-ib-ndr400 --algo ring --env NCCL_ALGO=tree " + smoke,
+         "--env: 'NCCL_ALGO=tree': NCCL_ALGO is also given by its own option; give one"},
+        {"calibrate --preset h100-ib-ndr400 --env NCCL_ALGO= " + smoke,
+         "--env: 'NCCL_ALGO=': expected a value after '=' (leave a variable out to keep NCCL's default)"},
+        {"calibrate --preset h100-ib-ndr400 --env NCCL_BUFFSIZE=1 " + smoke,
+         "--env: 'NCCL_BUFFSIZE=1': NCCL_BUFFSIZE is not a setting dtcalc models (it models " +
+             nccl_modelled_settings_list() + ")"},
+    });
+}

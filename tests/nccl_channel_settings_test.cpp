@@ -106,6 +106,9 @@ TEST_CASE("the settings' values as NCCL takes them from the environment") {
     CHECK_INPUT_ERROR(env(h100, {"NCCL_MAX_CTAS=8.5"}),
                       "--env: NCCL_MAX_CTAS='8.5': expected a whole number of channels (NCCL's 1 to 64)");
     CHECK_INPUT_ERROR(env(h100, {"NCCL_MAX_CTAS"}), "--env: 'NCCL_MAX_CTAS': expected VARIABLE=VALUE, e.g. NCCL_MAX_CTAS=8");
+    // An empty value (a script's unset $ALGO) is refused, not read as unset.
+    CHECK_INPUT_ERROR(env(h100, {"NCCL_ALGO="}),
+                      "--env: 'NCCL_ALGO=': expected a value after '=' (leave a variable out to keep NCCL's default)");
     CHECK_INPUT_ERROR(env(h100, {"NCCL_MAX_CTAS=8", "NCCL_MAX_CTAS=4"}),
                       "--env: 'NCCL_MAX_CTAS=4': NCCL_MAX_CTAS is given twice");
     CHECK(error_of([&] { (void)env(h100, {"NCCL_BUFFSIZE=1"}); })

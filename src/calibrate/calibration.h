@@ -63,6 +63,10 @@ struct CalibrationOptions {
     double contradiction_ratio = 2.0;       ///< max / min time of one size's rows
     /// Where training cases find the catalogue, framework recipes and models.
     std::vector<std::string> preset_dirs, model_dirs;
+    /// The NCCL settings the nccl-tests runs were made with (calibrate's
+    /// --algo, --proto, --env), for rows whose input states none of its own
+    /// (predict_nccl_measurement); unset: NCCL's defaults.
+    NcclForce nccl_force;
 };
 
 /// What is fitted to: nccl-tests rows and training cases, either may be empty.

@@ -1,6 +1,7 @@
 #include "calibrate/calibration_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +82,7 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
     }
     out << fmt::format("# calibrate preset {} on {}: {} rows in {} groups ({} fitted, {} checked)\n", header.preset,
                        inputs_text(header.inputs), result.rows_used, result.groups.size(), fit, check);
+    if (!header.nccl_env.empty()) out << "# the runs' NCCL settings: " << fmt::format("{}", fmt::join(header.nccl_env, " ")) << "\n";
     out << fmt::format("# objective (mean squared log error, groups weighted equally) on the fitted groups: {:.6f} -> {:.6f}\n",
                        result.objective_before, result.objective_after);
     out << fmt::format("{:<40} {:>12} {:>12} {:>20} {:>6}\n", "constant", "before", "after", "bounds", "rows");
@@ -141,6 +143,8 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
 void write_calibration_json(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result) {
     out << "{\n  \"preset\": " << json_string(header.preset) << ", \"inputs\": [";
     for (std::size_t i = 0; i < header.inputs.size(); ++i) out << (i ? ", " : "") << json_string(header.inputs[i]);
+    out << "], \"nccl_env\": [";
+    for (std::size_t i = 0; i < header.nccl_env.size(); ++i) out << (i ? ", " : "") << json_string(header.nccl_env[i]);
     out << "],\n  \"rows_read\": " << result.rows_read << ", \"rows_used\": " << result.rows_used
         << ", \"objective_before\": " << json_number(result.objective_before)
         << ", \"objective_after\": " << json_number(result.objective_after)

@@ -19,6 +19,9 @@ struct CalibrationHeader {
     std::string preset;               ///< the input preset's name
     std::vector<std::string> inputs;  ///< files and folders as given
     std::string written;              ///< the fitted preset's path, empty when none was written
+    /// The NCCL settings the runs were made with, as given ("NCCL_ALGO=ring");
+    /// empty: NCCL's defaults (or what each run states).
+    std::vector<std::string> nccl_env;
 };
 
 void write_calibration_table(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result);

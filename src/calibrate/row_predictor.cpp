@@ -42,7 +42,7 @@ std::vector<MeasuredRow> measured_rows(const CalibrationData& data) {
 
 RowPredictor::RowPredictor(const ConfigValue& root, std::string path, const std::vector<MeasuredRow>& rows,
                            const CalibrationData& data, const CalibrationOptions& options)
-    : root_(root), path_(std::move(path)), rows_(rows) {
+    : root_(root), path_(std::move(path)), rows_(rows), nccl_force_(options.nccl_force) {
     const Preset preset = preset_from_config(root_, path_);
     constants_ = preset.calibration;
     for (const CalibratedConstant& c : constants_) leaves_.push_back(find_config_path(root_, c.key));
@@ -88,7 +88,7 @@ void RowPredictor::predict_rows(const std::vector<double>& values, const std::ve
     for (std::size_t i : which) {
         const MeasuredRow& row = rows_[i];
         if (row.collective) {
-            out[i] = predict_nccl_measurement(preset.system, {}, *row.collective).time_ns / 1000.0;
+            out[i] = predict_nccl_measurement(preset.system, nccl_force_, *row.collective).time_ns / 1000.0;
         } else {
             PredictInputs in = training_inputs_[row.training_index];
             in.system.device = preset.system.device;

@@ -57,6 +57,7 @@ private:
     const std::vector<MeasuredRow>& rows_;
     std::vector<CalibratedConstant> constants_;
     std::vector<ConfigValue*> leaves_;
+    NcclForce nccl_force_;  ///< the runs' NCCL settings (CalibrationOptions::nccl_force)
     std::vector<PredictInputs> training_inputs_;
     ReplayScratch scratch_;
 };

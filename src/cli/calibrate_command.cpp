@@ -21,6 +21,7 @@
 #include "config/config_readers.h"
 #include "config/named_file.h"
 #include "config/preset.h"
+#include "config/system_source.h"
 #include "config/toml_writer.h"
 #include "core/error.h"
 #include "validate/nccl_inputs.h"
@@ -41,7 +42,18 @@ struct CalibrateOptions {
     std::string leave_out = "group";
     bool no_progress = false;
     bool skip_failed_runs = false;
+    std::string algo, proto;       // NCCL_ALGO / NCCL_PROTO the runs were made with
+    std::vector<std::string> env;  // their other NCCL settings, VARIABLE=VALUE
 };
+
+// The NCCL settings the runs were made with, as given, for the report.
+std::vector<std::string> stated_settings(const CalibrateOptions& options) {
+    std::vector<std::string> out;
+    if (!options.algo.empty()) out.push_back("NCCL_ALGO=" + options.algo);
+    if (!options.proto.empty()) out.push_back("NCCL_PROTO=" + options.proto);
+    out.insert(out.end(), options.env.begin(), options.env.end());
+    return out;
+}
 
 // Today (UTC) as YYYY-MM-DD.
 std::string today() {
@@ -84,6 +96,11 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     if (preset.calibration.empty())
         throw InputError({"--preset", 0, 0, ""},
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
+    NcclForce nccl_force = nccl_force_option(preset.system, options.algo, options.proto, {"--algo", 0, 0, ""},
+                                             {"--proto", 0, 0, ""});
+    apply_nccl_env_options(nccl_force, preset.system, options.env,
+                           nccl_variables_by_options(!options.algo.empty(), !options.proto.empty()),
+                           {"--env", 0, 0, ""});
 
     MeasuredInputs inputs =
         read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path, options.skip_failed_runs);
@@ -113,6 +130,7 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     CalibrationOptions calibration;
     calibration.preset_dirs = preset_dirs;
     calibration.model_dirs = model_dirs;
+    calibration.nccl_force = nccl_force;
     calibration.fit_groups = options.fit;
     calibration.check_groups = options.check;
     calibration.leave_one_group_out = !options.no_leave_one_out;
@@ -123,13 +141,15 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     const CalibrationResult result = calibrate_preset(root, preset_path, rows, calibration);
     bar.clear();
 
-    CalibrationHeader header{preset.name, options.inputs, options.write};
+    const std::vector<std::string> settings = stated_settings(options);
+    CalibrationHeader header{preset.name, options.inputs, options.write, settings};
     if (!options.write.empty()) {
         std::string data;
         for (const std::string& input : options.inputs) data += (data.empty() ? "" : ", ") + input;
         std::size_t fitted_groups = 0;
         for (const GroupFit& g : result.groups) fitted_groups += g.role == GroupRole::Fit ? 1 : 0;
         data += fmt::format(" ({} rows in {} fitted groups)", result.rows_used, fitted_groups);
+        for (std::size_t i = 0; i < settings.size(); ++i) data += (i ? " " : ", run with ") + settings[i];
         const ConfigValue* name = root.find("name");
         PresetNote note{std::filesystem::path(options.write).stem().string(), data, date, preset.name};
         const std::string text =
@@ -178,6 +198,16 @@ void setup_calibrate_command(CLI::App& app, const std::vector<std::string>& pres
                       "Read past nccl-tests runs that failed (nccl-tests reported it, or the log stops "
                       "mid-run): the rows each printed before it failed are read, the rest left out, and each run "
                       "is named in a note on stderr, instead of stopping at the first");
+    command->add_option("--algo", options->algo,
+                        "NCCL_ALGO the runs were made with, where their output does not say (NCCL_DEBUG=INFO "
+                        "prints it), in its syntax (ring, ^nvls, allreduce:tree)");
+    command->add_option("--proto", options->proto,
+                        "NCCL_PROTO the runs were made with, where their output does not say (LL, LL128, Simple, "
+                        "^LL128)");
+    command->add_option("--env", options->env,
+                        "Another NCCL setting the runs were made with, as VARIABLE=VALUE (repeat for more: "
+                        "NCCL_MAX_CTAS=8, NCCL_NCHANNELS_PER_NET_PEER=2, ...: those collective --env takes)")
+        ->allow_extra_args(false);  // one value per --env: the inputs that follow stay inputs
     command->add_option("--leave-out", options->leave_out,
                         "What each out-of-sample refit leaves out: group (default) or shape (every group of one "
                         "GPUs x nodes shape)");

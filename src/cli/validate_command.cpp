@@ -131,7 +131,8 @@ void setup_validate_command(CLI::App& app, const std::vector<std::string>& prese
     command->add_option("--env", options->env,
                         "Another NCCL setting the --dataset runs were made with, VARIABLE=VALUE (repeat for more; "
                         "NCCL_MAX_CTAS=8, NCCL_NCHANNELS_PER_NET_PEER=2, ...: those collective --env takes); a "
-                        "log's NCCL_DEBUG=INFO lines say it themselves");
+                        "log's NCCL_DEBUG=INFO lines say it themselves")
+        ->allow_extra_args(false);
     command->add_flag("--skip-failed-runs", options->skip_failed_runs,
                       "Read past nccl-tests --dataset runs that failed (nccl-tests reported it, or the log stops "
                       "mid-run): the rows each printed before it failed are read, the rest left out, and each run "

@@ -186,6 +186,9 @@ void apply_nccl_env_options(NcclForce& force, const System& system, const std::v
         if (eq == std::string::npos || eq == 0)
             throw InputError(where, "'" + entry + "': expected VARIABLE=VALUE, e.g. NCCL_MAX_CTAS=8");
         std::string variable = entry.substr(0, eq);
+        if (eq + 1 == entry.size())
+            throw InputError(where, "'" + entry + "': expected a value after '=' (leave a variable out to keep "
+                                                  "NCCL's default)");
         if (!nccl_setting_modelled(variable))
             throw InputError(where, "'" + entry + "': " + variable + " is not a setting dtcalc models (it models " +
                                         nccl_modelled_settings_list() + ")");
