@@ -96,11 +96,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     if (preset.calibration.empty())
         throw InputError({"--preset", 0, 0, ""},
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
-    NcclForce nccl_force = nccl_force_option(preset.system, options.algo, options.proto, {"--algo", 0, 0, ""},
-                                             {"--proto", 0, 0, ""});
-    apply_nccl_env_options(nccl_force, preset.system, options.env,
-                           nccl_variables_by_options(!options.algo.empty(), !options.proto.empty()),
-                           {"--env", 0, 0, ""});
+    const NcclForce nccl_force = nccl_run_settings(preset.system, options.algo, options.proto, options.env,
+                                                   {"--algo", 0, 0, ""}, {"--proto", 0, 0, ""}, {"--env", 0, 0, ""});
 
     MeasuredInputs inputs =
         read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path, options.skip_failed_runs);

@@ -149,6 +149,14 @@ NcclForce nccl_force_option(const System& system, std::string_view algo, std::st
     return force;
 }
 
+NcclForce nccl_run_settings(const System& system, std::string_view algo, std::string_view proto,
+                            const std::vector<std::string>& env, const InputLocation& algo_at,
+                            const InputLocation& proto_at, const InputLocation& env_at) {
+    NcclForce force = nccl_force_option(system, algo, proto, algo_at, proto_at);
+    apply_nccl_env_options(force, system, env, nccl_variables_by_options(!algo.empty(), !proto.empty()), env_at);
+    return force;
+}
+
 void apply_nccl_channel_option(NcclForce& force, const System& system, bool minimum, long long value,
                                const InputLocation& where) {
     if (system.backend != NetworkBackend::Nccl || !system.nccl())

@@ -74,6 +74,16 @@ void apply_nccl_channel_option(NcclForce& force, const System& system, bool mini
 void apply_nccl_env_options(NcclForce& force, const System& system, const std::vector<std::string>& entries,
                             const std::vector<std::string_view>& by_options, const InputLocation& where);
 
+/// The NCCL settings measured runs were made with, as a command line or a
+/// dataset gives them: NCCL_ALGO and NCCL_PROTO values (empty: unset) and
+/// further VARIABLE=VALUE entries (validate's and calibrate's --algo, --proto,
+/// --env; a gates file's algorithm, protocol, env). nccl_force_option, then
+/// apply_nccl_env_options with the variables the first two set; unset where
+/// all three are empty, whatever the system.
+NcclForce nccl_run_settings(const System& system, std::string_view algo, std::string_view proto,
+                            const std::vector<std::string>& env, const InputLocation& algo_at,
+                            const InputLocation& proto_at, const InputLocation& env_at);
+
 /// The NCCL variables the dedicated options set (--algo / algo: NCCL_ALGO,
 /// --proto: NCCL_PROTO, --min-nchannels / --max-nchannels), for
 /// apply_nccl_env_options' `by_options`.

@@ -25,13 +25,8 @@ NcclForce dataset_nccl_force(const System& system, const DatasetSpec& spec) {
         entry.key = key;
         return entry;
     };
-    const InputLocation algorithm_at = at(spec.algorithm_where, "algorithm");
-    const InputLocation protocol_at = at(spec.protocol_where, "protocol");
-    NcclForce force = nccl_force_option(system, spec.algorithm, spec.protocol, algorithm_at, protocol_at);
-    apply_nccl_env_options(force, system, spec.env,
-                           nccl_variables_by_options(!spec.algorithm.empty(), !spec.protocol.empty()),
-                           at(spec.env_where, "env"));
-    return force;
+    return nccl_run_settings(system, spec.algorithm, spec.protocol, spec.env, at(spec.algorithm_where, "algorithm"),
+                             at(spec.protocol_where, "protocol"), at(spec.env_where, "env"));
 }
 
 DatasetResult run_nccl_tests_dataset(const DatasetSpec& spec, const ValidationContext& context) {
