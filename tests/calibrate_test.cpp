@@ -476,8 +476,8 @@ TEST_CASE("dtcalc calibrate --algo / --proto / --env: the report names them; bad
          "--env: 'NCCL_ALGO=': expected a value after '=' (leave a variable out to keep NCCL's default)"},
         // Training cases alone: nothing for the settings to apply to.
         {"calibrate --preset h100-ib-ndr400 --proto LL128 " + std::string(DTCALC_VALIDATION_DIR) + "/training/cases.csv",
-         "--proto: applies to nccl-tests rows, and the inputs hold none (training cases are predicted with NCCL's "
-         "defaults)"},
+         "--proto: applies to nccl-tests rows, and the inputs hold none (training cases state theirs in columns "
+         "nccl_algo, nccl_proto, nccl_env)"},
         {"calibrate --preset h100-ib-ndr400 --env NCCL_BUFFSIZE=1 " + smoke,
          "--env: 'NCCL_BUFFSIZE=1': NCCL_BUFFSIZE is not a setting dtcalc models (it models " +
              nccl_modelled_settings_list() + ")"},

@@ -352,3 +352,28 @@ TEST_CASE("training cases: a measured iteration time is predicted as the iterati
           file + ":1: training cases (a plan and a measured throughput); only nccl-tests output and dataset CSVs are "
                  "read here");
 }
+
+TEST_CASE("training cases: the NCCL settings a run was made with are columns of its own") {
+    // The same 4 x 8 data-parallel run, with NCCL's defaults and with NCCL_PROTO=LL (every
+    // collective on LL, whose bandwidth is a fraction of Simple's): the second is slower.
+    const std::string header = cases_header(read_text_file(kTrainingDir + "/cases.csv"));
+    const std::string with_columns = header.substr(0, header.size() - 1) + ",nccl_algo,nccl_proto,nccl_env\n";
+    const std::string run = "dp32,llama2-7b,nemo,4,8,32,1,1,1,1,0,1,1,256,4096,bf16,0,none,iteration_time_ms,4000,a,";
+    const std::string file = dtcalc::testing::write_temp_file(
+        "calibrate/nccl-settings.csv",
+        with_columns + run + ",,\n" + run + ",LL,\n" + run + "ring,,NCCL_MAX_CTAS=4 NCCL_NVLS_ENABLE=0\n");
+    const std::vector<TrainingCase> read = read_training_cases(file, "h100-ib-ndr400");
+    REQUIRE(read.size() == 3);
+    CHECK(read[1].options.nccl_proto == "LL");
+    CHECK(read[2].options.nccl_env == "NCCL_MAX_CTAS=4 NCCL_NVLS_ENABLE=0");
+    const double defaults = evaluate_training_case(read[0], kPresetDirs, kModelDirs).predicted;
+    CHECK(evaluate_training_case(read[1], kPresetDirs, kModelDirs).predicted > 1.05 * defaults);
+    CHECK(evaluate_training_case(read[2], kPresetDirs, kModelDirs).predicted > defaults);
+    // A value NCCL would refuse names the file, the line and the column.
+    const std::string bad = dtcalc::testing::write_temp_file("calibrate/nccl-settings-bad.csv",
+                                                             with_columns + run + "rings,,\n");
+    const std::vector<TrainingCase> bad_cases = read_training_cases(bad, "h100-ib-ndr400");
+    REQUIRE(bad_cases.size() == 1);
+    CHECK(error_of([&] { evaluate_training_case(bad_cases[0], kPresetDirs, kModelDirs); })
+              .starts_with(bad + ":2: nccl_algo: "));
+}

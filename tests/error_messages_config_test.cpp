@@ -400,7 +400,7 @@ TEST_CASE("error message: the training cases CSV") {
              "options by their names"},
             {"a system option as a column", replaced(header, ",source\n", ",source,preset\n") + replaced(row, ",src\n", ",src,x\n"),
              ":1: column 'preset' is not a plan option: a case's system is the preset the command is given, its "
-             "cluster the nodes and gpus_per_node columns"},
+             "cluster the nodes and gpus_per_node columns (its NCCL settings: nccl_algo, nccl_proto, nccl_env)"},
             {"column twice", replaced(header, ",source\n", ",source,tp\n") + replaced(row, ",src\n", ",src,2\n"),
              ":1: column 'tp' appears twice"},
             {"columns", header + "c1,gpt3-175b,1\n", ":2: expected 22 columns, got 3"},

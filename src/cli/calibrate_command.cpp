@@ -103,8 +103,8 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
         read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path, options.skip_failed_runs);
     if (inputs.collectives.empty() && !stated_settings(options).empty())
         throw InputError({!options.algo.empty() ? "--algo" : !options.proto.empty() ? "--proto" : "--env", 0, 0, ""},
-                         "applies to nccl-tests rows, and the inputs hold none (training cases are predicted with "
-                         "NCCL's defaults)");
+                         "applies to nccl-tests rows, and the inputs hold none (training cases state theirs in "
+                         "columns nccl_algo, nccl_proto, nccl_env)");
     // Runs where one thread drove several GPUs: one note, naming the first file.
     std::set<std::string> driven_files;
     const NcclMeasurement* first_driven = nullptr;

@@ -26,18 +26,29 @@ bool is_required_plan_column(const std::string& name) {
     return false;
 }
 
+// The NCCL settings a run was made with: a property of the run, not of the
+// cluster, so a case may state them although they are base options.
+const char* const kRunSettingColumns[] = {"nccl_algo", "nccl_proto", "nccl_env"};
+
+bool is_run_setting_column(const std::string& name) {
+    for (const char* c : kRunSettingColumns)
+        if (name == c) return true;
+    return false;
+}
+
 bool is_case_column(const std::string& name) {
     for (const char* c : kCaseColumns)
         if (name == c) return true;
     return false;
 }
 
-// A plan option a case may give: the required ones, and every option of the
-// plan (not the model, the system or the cluster: the rows run on the preset given).
+// A plan option a case may give: the required ones, every option of the
+// plan (not the model, the system or the cluster: the rows run on the preset
+// given), and the run's NCCL settings.
 const OptionDecl* plan_column(const std::string& name) {
     const OptionDecl* option = find_option(name);
     if (option == nullptr || option->target != OptionTarget::Option || !option->apply) return nullptr;
-    if (is_required_plan_column(name)) return option;
+    if (is_required_plan_column(name) || is_run_setting_column(name)) return option;
     return option->base ? nullptr : option;
 }
 
@@ -65,7 +76,8 @@ std::vector<TrainingCase> read_training_cases(const std::string& path, const std
         const OptionDecl* option = plan_column(name);
         if (option == nullptr && find_option(name) != nullptr)
             throw InputError(first, "column '" + name + "' is not a plan option: a case's system is the preset "
-                                        "the command is given, its cluster the nodes and gpus_per_node columns");
+                                        "the command is given, its cluster the nodes and gpus_per_node columns "
+                                        "(its NCCL settings: nccl_algo, nccl_proto, nccl_env)");
         if (option == nullptr)
             throw InputError(first, "unknown column '" + name + "'" + option_suggestion(name) +
                                         "; a cases CSV has the columns of validation/training/cases.csv and may add "

@@ -28,7 +28,9 @@ bool looks_like_training_cases(const std::string& first_line);
 /// name, in any order: case, model, metric, measured, source and the plan
 /// options cases.csv gives (framework, nodes, ... recompute) are required; any
 /// other plan option (option_schema.h) may be a column too, an empty cell of
-/// one leaving the option to the row's recipe. Quoted fields, CRLF line ends
+/// one leaving the option to the row's recipe, and so may the NCCL settings
+/// the run was made with (nccl_algo, nccl_proto, nccl_env; empty: NCCL's
+/// defaults). Quoted fields, CRLF line ends
 /// and blank lines are read as spreadsheets write them (core/csv_document.h).
 /// A model named in
 /// the file is looked up first in models/ beside the CSV. Throws InputError
