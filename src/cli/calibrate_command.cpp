@@ -96,12 +96,13 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     if (preset.calibration.empty())
         throw InputError({"--preset", 0, 0, ""},
                          preset.name + " marks no constant as calibrated: it has no [calibration] table of \"key\" = [low, high]");
+    const std::vector<std::string> settings = stated_settings(options);
     const NcclForce nccl_force = nccl_run_settings(preset.system, options.algo, options.proto, options.env,
                                                    {"--algo", 0, 0, ""}, {"--proto", 0, 0, ""}, {"--env", 0, 0, ""});
 
     MeasuredInputs inputs =
         read_measured_inputs(options.inputs, {options.nodes, options.gpus_per_node}, preset_path, options.skip_failed_runs);
-    if (inputs.collectives.empty() && !stated_settings(options).empty())
+    if (inputs.collectives.empty() && !settings.empty())
         throw InputError({!options.algo.empty() ? "--algo" : !options.proto.empty() ? "--proto" : "--env", 0, 0, ""},
                          "applies to nccl-tests rows, and the inputs hold none (training cases state theirs in "
                          "columns nccl_algo, nccl_proto, nccl_env)");
@@ -142,7 +143,6 @@ void run_calibrate(const CalibrateOptions& options, const std::vector<std::strin
     const CalibrationResult result = calibrate_preset(root, preset_path, rows, calibration);
     bar.clear();
 
-    const std::vector<std::string> settings = stated_settings(options);
     CalibrationHeader header{preset.name, options.inputs, options.write, settings};
     if (!options.write.empty()) {
         std::string data;
