@@ -41,14 +41,14 @@ BENCHMARK(BM_NcclAllReduce_8Gpu);
 // 10 nodes x 8 GPUs, all-reduce (ring, tree, NVLS-tree in the running).
 void BM_NcclAllReduce_80Gpu(benchmark::State& state) {
     const Preset& p = preset("h100-ib-ndr400");
-    query_sweep(state, p, shape_cluster(p.system.network, 10, 8), CollectiveKind::AllReduce);
+    query_sweep(state, p, shape_cluster(p.system.network, 10, 8, p.system.node_gpus()), CollectiveKind::AllReduce);
 }
 BENCHMARK(BM_NcclAllReduce_80Gpu);
 
 // 10 nodes x 8 GPUs, all-to-all (NCCL's point-to-point channel rule).
 void BM_NcclAllToAll_80Gpu(benchmark::State& state) {
     const Preset& p = preset("h100-ib-ndr400");
-    query_sweep(state, p, shape_cluster(p.system.network, 10, 8), CollectiveKind::AllToAll);
+    query_sweep(state, p, shape_cluster(p.system.network, 10, 8, p.system.node_gpus()), CollectiveKind::AllToAll);
 }
 BENCHMARK(BM_NcclAllToAll_80Gpu);
 

@@ -69,6 +69,28 @@ TEST_CASE("collective --backend nccl shows NICs in use, channels, algorithm and 
     }
 }
 
+TEST_CASE("--gpus-per-node picks some of a preset node's GPUs, never more than it holds") {
+    // h100-ib-ndr400's and hgx-h100's nodes are HGX H100 baseboards of 8 GPUs:
+    // 16 per node is other hardware, an error (exit 2) on every command that
+    // reshapes; an abstract lab network's inner dimension still takes any size.
+    const std::string ib = std::string("--preset ") + DTCALC_PRESETS_DIR + "/h100-ib-ndr400.toml";
+    const std::string expected = "dtcalc: error: --gpus-per-node: expected 1 to 8, got 16: this system's nodes hold 8 "
+                                 "GPUs (a larger node is other hardware: describe it with a preset of its own)\n";
+    for (const std::string& command :
+         {"collective all-reduce --size 1GiB " + ib + " --nodes 2 --gpus-per-node 16",
+          "collective all-reduce --size 1GiB " + ib + " --nodes 1..4 --gpus-per-node 16",
+          std::string("collective all-reduce --size 1GiB --preset hgx-h100 --gpus-per-node 16"),
+          "preset " + ib + " --gpus-per-node 16",
+          "predict --model llama2-7b " + ib + " --nodes 2 --gpus-per-node 16"}) {
+        INFO(command);
+        const Run run = run_dtcalc(command);  // stdout and stderr: the error and nothing else
+        CHECK(run.exit_code == 2);
+        CHECK(run.out == expected);
+    }
+    CHECK(run_dtcalc("collective all-reduce --size 1GiB " + ib + " --nodes 2 --gpus-per-node 8").exit_code == 0);
+    CHECK(run_dtcalc("collective all-reduce --size 1GiB --preset lab-system1 --gpus-per-node 16").exit_code == 0);
+}
+
 TEST_CASE("collective on one NPU: NCCL's copy priced where the tables give its rate, else 0 us and why") {
     // One rank: NCCL moves nothing between GPUs (src/enqueue.cc, taskAppend ->
     // ncclLaunchOneRank): out of place, as nccl-tests' first column times it,

@@ -72,7 +72,7 @@ TEST_CASE("B200 on NCCL's Blackwell (sm100) tables") {
     // nodes), perChMaxNVLSTreeBws 96.0) = 62.16, x 8 x 16/30 = 265.216 GB/s
     // algbw. Latency 25 + 2 x 1 x 20.9 = 66.8 us. 262144 / (265.216 x 0.5) =
     // 1976.83 ns: 68776.83 ns.
-    const Network network = shape_cluster(b200.network, 2, 8);
+    const Network network = shape_cluster(b200.network, 2, 8, b200.node_gpus());
     const CommGroup group = whole_network_group(network);
     const NcclShape shape = nccl_shape(group);
     const NcclRates rates = nccl_rates(network, group, shape, p);
@@ -123,7 +123,7 @@ TEST_CASE("an H800 node: NCCL's rules on 8 NVLinks, and the all-reduce a public 
     // postset doubles: 16 channels, 160 GB/s. NVLS heads: 9 s <= 164.8 -> s =
     // 15 (20 x 9 = 180 too much).
     const System h800 = catalogue_system("h800", "ndr400", 1);
-    const Network network = shape_cluster(h800.network, 1, 8);
+    const Network network = shape_cluster(h800.network, 1, 8, h800.node_gpus());
     const CommGroup group = whole_network_group(network);
     const NcclShape shape = nccl_shape(group);
     const NcclRates rates = nccl_rates(network, group, shape, *h800.nccl());

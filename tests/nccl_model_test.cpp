@@ -479,7 +479,7 @@ TEST_CASE("a training step's copies of one group share the NICs their GPUs share
     // takes twice as long; with a NIC per GPU the copies change nothing.
     const CommGroup pair{{1, 2}};
     auto time = [&](const System& s, bool every) {
-        const Network network = shape_cluster(s.network, 2, 8);
+        const Network network = shape_cluster(s.network, 2, 8, s.node_gpus());
         return collective_time(network, s.config, s.backend,
                                {CollectiveKind::AllGather, 1 * GiB, pair, {}, every});
     };

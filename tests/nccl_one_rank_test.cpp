@@ -16,7 +16,7 @@ using namespace dtcalc::testing;
 namespace {
 
 CollectiveResult one_rank(const System& system, CollectiveKind kind, std::uint64_t bytes, bool out_of_place) {
-    const Network network = shape_cluster(system.network, 1, 1);
+    const Network network = shape_cluster(system.network, 1, 1, system.node_gpus());
     CollectiveQuery q{kind, bytes, whole_network_group(network), {}};
     q.out_of_place = out_of_place;
     return collective_time(network, system.config, system.backend, q);

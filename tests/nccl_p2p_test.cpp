@@ -154,7 +154,7 @@ TEST_CASE("point-to-point across nodes: NCCL sends smaller chunks for small oper
 TEST_CASE("send/recv between two GPUs of one node of a communicator across nodes: its channels, NVLink's rate") {
     const Preset ib = load_preset("h100-ib-ndr400", kDirs);
     const NcclParameters& p = *ib.system.nccl();
-    const Network network = shape_cluster(ib.system.network, 2, 8);
+    const Network network = shape_cluster(ib.system.network, 2, 8, ib.system.node_gpus());
     const CommGroup group = whole_network_group(network);
     const NcclShape shape = nccl_shape(group);
     const NcclRates rates = nccl_rates(network, group, shape, p);

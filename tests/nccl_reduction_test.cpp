@@ -39,7 +39,7 @@ using Op = NcclRedOp;
 
 CollectiveResult on(const System& system, CollectiveKind kind, std::uint64_t bytes, long long nodes, long long gpus,
                     NcclReduction reduction, const NcclForce& force = {}) {
-    const Network network = shape_cluster(system.network, nodes, gpus);
+    const Network network = shape_cluster(system.network, nodes, gpus, system.node_gpus());
     CollectiveQuery q{kind, bytes, whole_network_group(network), force};
     q.reduction = reduction;
     return collective_time(network, system.config, system.backend, q);

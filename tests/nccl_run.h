@@ -24,7 +24,7 @@ struct Run {
 
 inline Run run(const System& system, CollectiveKind kind, std::uint64_t bytes, long long nodes = 1,
                long long gpus = 8, const NcclForce& force = {}) {
-    const Network network = shape_cluster(system.network, nodes, gpus);
+    const Network network = shape_cluster(system.network, nodes, gpus, system.node_gpus());
     const CollectiveResult r =
         collective_time(network, system.config, system.backend, {kind, bytes, whole_network_group(network), force});
     return {r.time_ns / 1000.0, std::string(r.algorithm), r.nics, r.channels};

@@ -93,7 +93,7 @@ int check_printed_tuning(const System& system, const std::vector<PrintedTuning>&
         CAPTURE(t.collective);
         CAPTURE(t.algorithm);
         CAPTURE(t.protocol);
-        const Network network = shape_cluster(system.network, t.nodes, t.gpus_per_node);
+        const Network network = shape_cluster(system.network, t.nodes, t.gpus_per_node, system.node_gpus());
         const CommGroup group = whole_network_group(network);
         const NcclShape shape = nccl_shape(group);
         const NcclRates rates = nccl_rates(network, group, shape, p);
@@ -246,7 +246,7 @@ TEST_CASE("2 x 4 H100 all-reduce: NCCL's choice runs the ring at 2 MiB and the t
     //   4 MiB: ring 44.8 + 41.55 = 86.35 us, tree 38.5 + 42.02 = 80.52 us
     //   (NVLS-tree 82.70 and 98.60, Simple and LL slower).
     const Preset preset = load_preset("h100-ib-ndr400", kDirs);
-    const Network network = shape_cluster(preset.system.network, 2, 4);
+    const Network network = shape_cluster(preset.system.network, 2, 4, preset.system.node_gpus());
     const CommGroup group = whole_network_group(network);
     const NcclShape shape = nccl_shape(group);
     const NcclParameters& p = *preset.system.nccl();

@@ -153,13 +153,26 @@ TEST_CASE("numeric edge: system files outside the physical ranges are refused wi
 
 TEST_CASE("numeric edge: a cluster shaped past 2^24 NPUs is refused, whatever the 64-bit product would be") {
     Network two{{{Topology::Switch, 8, 450, 0}, {Topology::Switch, 16, 50, 0}}};
-    CHECK(shape_cluster(two, 2097152, 8).total_npus() == kMaxNpus);  // 2^21 x 8 = 2^24: the edge is accepted
-    CHECK(error_of([&] { shape_cluster(two, 16777216, 16777216); }) ==
+    CHECK(shape_cluster(two, 2097152, 8, std::nullopt).total_npus() == kMaxNpus);  // 2^21 x 8 = 2^24: the edge is accepted
+    CHECK(error_of([&] { shape_cluster(two, 16777216, 16777216, std::nullopt); }) ==
           "nodes: out of range: the cluster would have more than 16,777,216 NPUs (accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
     // The middle dimension is kept: 2^24 x 2^24 x 2^24 would be 2^72.
     Network three{{{Topology::Switch, 8, 450, 0}, {Topology::Switch, 16777216, 50, 0}, {Topology::Switch, 2, 50, 0}}};
-    CHECK(error_of([&] { shape_cluster(three, std::nullopt, 16777216); }) ==
+    CHECK(error_of([&] { shape_cluster(three, std::nullopt, 16777216, std::nullopt); }) ==
           "gpus_per_node: out of range: the cluster would have more than 16,777,216 NPUs (accepted are 1 to 16,777,216 = 2^24 NPUs in all)");
+}
+
+TEST_CASE("a node of hardware holds its GPUs: G up to them is a subset of each node, more is refused") {
+    // Nodes of 8 GPUs (an HGX H100 baseboard, presets/devices/h100-sxm.toml's
+    // max-gpus-per-node): nccl-tests can run on 1 to 8 of them, not on 16.
+    Network two{{{Topology::Switch, 8, 450, 0}, {Topology::Switch, 16, 50, 0}}};
+    CHECK(shape_cluster(two, 2, 8, 8).total_npus() == 16);
+    CHECK(shape_cluster(two, 2, 1, 8).total_npus() == 2);
+    CHECK(error_of([&] { shape_cluster(two, 2, 9, 8); }) ==
+          "gpus_per_node: expected 1 to 8, got 9: this system's nodes hold 8 GPUs (a larger node is other hardware: "
+          "describe it with a preset of its own)");
+    // An abstract network's inner dimension takes any size.
+    CHECK(shape_cluster(two, 2, 64, std::nullopt).total_npus() == 128);
 }
 
 TEST_CASE("numeric edge: message sizes over 1 PiB are refused; all-gathers whose output would pass it too") {

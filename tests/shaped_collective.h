@@ -12,7 +12,7 @@ namespace dtcalc::testing {
 
 inline CollectiveResult one(const System& system, CollectiveKind kind, std::uint64_t bytes, long long nodes,
                             long long gpus, const NcclForce& force) {
-    const Network network = shape_cluster(system.network, nodes, gpus);
+    const Network network = shape_cluster(system.network, nodes, gpus, system.node_gpus());
     return collective_time(network, system.config, system.backend, {kind, bytes, whole_network_group(network), force});
 }
 

@@ -199,14 +199,14 @@ void run_collective(const CollectiveOptions& options, const std::vector<std::str
     if (!options.nodes.empty()) {
         for (long long n : counts_of(options.nodes, "--nodes")) {
             System system = from_catalogue ? cluster(n).system : sys.system;
-            if (!from_catalogue) system.network = shape_cluster(sys.system.network, n, options.gpus_per_node);
+            if (!from_catalogue) system.network = shape_cluster(sys.system.network, n, options.gpus_per_node, sys.system.node_gpus());
             CommGroup group = whole_network_group(system.network);
             cases.push_back({std::move(system), std::move(group)});
         }
     } else {
         System system = sys.system;
         if (shaped && !from_catalogue)
-            system.network = shape_cluster(sys.system.network, std::nullopt, options.gpus_per_node);
+            system.network = shape_cluster(sys.system.network, std::nullopt, options.gpus_per_node, sys.system.node_gpus());
         if (npus_text.empty()) {
             CommGroup group = whole_network_group(system.network);
             cases.push_back({std::move(system), std::move(group)});

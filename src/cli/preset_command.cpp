@@ -56,7 +56,8 @@ void run_preset(const PresetOptions& o, const std::vector<std::string>& preset_d
         }
         if (source.nodes || source.gpus_per_node) {
             // Reshape as every command does, and state the shape in the file.
-            const Network shaped = shape_cluster(preset.system.network, source.nodes, source.gpus_per_node);
+            const Network shaped = shape_cluster(preset.system.network, source.nodes, source.gpus_per_node,
+                                                  preset.system.node_gpus());
             ConfigValue& counts = *field(*field(preset.tree, "network"), "npus_count");
             for (std::size_t i = 0; i < counts.items.size() && i < shaped.dimensions.size(); ++i)
                 counts.items[i].number = shaped.dimensions[i].npus;

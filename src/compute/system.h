@@ -7,6 +7,7 @@
 // what is asked (a collective's kind, size and group, an algorithm or protocol
 // forced like NCCL_ALGO / NCCL_PROTO) travels in the query, never in the system.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "collective/backend.h"
@@ -29,6 +30,15 @@ struct System {
 
     /// The nccl backend's constants; null when the system has none.
     const NcclParameters* nccl() const { return config.nccl.get(); }
+
+    /// The GPUs one node holds where the nodes are hardware: a system with
+    /// NCCL constants (a preset's [nccl] table describes real nodes, their
+    /// NICs and NVSwitch), whose innermost dimension is its node. nullopt for
+    /// an abstract network (an ASTRA-sim file, a lab preset).
+    std::optional<int> node_gpus() const {
+        if (!nccl() || network.dimensions.empty()) return std::nullopt;
+        return network.dimensions.front().npus;
+    }
 };
 
 /// The collective `query` asks about, on `system`'s network with its knobs and

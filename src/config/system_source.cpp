@@ -120,8 +120,10 @@ ResolvedSystem resolve_system(const SystemSource& options, const std::vector<std
     } else {
         throw OptionError("preset", "missing: give a preset, or a network file and a system file");
     }
-    if (!cluster && (options.nodes || options.gpus_per_node))
-        out.system.network = shape_cluster(std::move(out.system.network), options.nodes, options.gpus_per_node);
+    if (!cluster && (options.nodes || options.gpus_per_node)) {
+        const std::optional<int> node_gpus = out.system.node_gpus();
+        out.system.network = shape_cluster(std::move(out.system.network), options.nodes, options.gpus_per_node, node_gpus);
+    }
     if (!options.backend.empty()) {
         const auto backend = parse_network_backend(options.backend);
         if (!backend)

@@ -7,10 +7,17 @@
 
 namespace dtcalc {
 
-Network shape_cluster(Network network, std::optional<long long> nodes, std::optional<long long> gpus_per_node) {
+Network shape_cluster(Network network, std::optional<long long> nodes, std::optional<long long> gpus_per_node,
+                      std::optional<int> node_gpus) {
     if (gpus_per_node) {
         if (*gpus_per_node < 1 || *gpus_per_node > (1 << 24))
             throw OptionError("gpus_per_node", "expected 1 to 16777216, got " + std::to_string(*gpus_per_node));
+        if (node_gpus && *gpus_per_node > *node_gpus)
+            throw OptionError("gpus_per_node",
+                              "expected 1 to " + std::to_string(*node_gpus) + ", got " +
+                                  std::to_string(*gpus_per_node) + ": this system's nodes hold " +
+                                  std::to_string(*node_gpus) +
+                                  " GPUs (a larger node is other hardware: describe it with a preset of its own)");
         network.dimensions.front().npus = static_cast<int>(*gpus_per_node);
     }
     if (nodes) {

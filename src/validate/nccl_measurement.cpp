@@ -59,7 +59,7 @@ std::string nccl_group_name(const NcclMeasurement& row) {
 CollectiveResult predict_nccl_measurement(const System& system, const NcclForce& force, const NcclMeasurement& row) {
     System shaped;  // the system's knobs and backend on the row's shape; the device plays no part
     try {
-        shaped.network = shape_cluster(system.network, row.nodes, row.gpus_per_node);
+        shaped.network = shape_cluster(system.network, row.nodes, row.gpus_per_node, system.node_gpus());
     } catch (const InputError& e) {
         throw InputError(row.where, e.detail());
     }
@@ -108,7 +108,7 @@ CollectiveResult predict_nccl_measurement(const System& system, const NcclForce&
                 nvlink_ns = nccl_send_recv_node_pair_ns(shaped.network, shaped.config, query);
             } else {
                 System node = shaped;
-                node.network = shape_cluster(system.network, 1, row.gpus_per_node);
+                node.network = shape_cluster(system.network, 1, row.gpus_per_node, system.node_gpus());
                 nvlink_ns =
                     collective_time(node, {row.kind, row.bytes, whole_network_group(node.network), restriction}).time_ns;
             }
