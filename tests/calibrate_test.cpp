@@ -290,6 +290,47 @@ TEST_CASE("contradictory rows are listed and left out, not averaged") {
     CHECK(group(r, "all-reduce/8gpu/1node").before.rows == 10);
 }
 
+TEST_CASE("a run 2x or more from others that agree is an outlier: left out alone, named by its file") {
+    // Three runs of the 8-GPU all-reduce at 32 MiB (182.87 us in the table): a
+    // repeat 5 % slower agrees (1.05 < 2), one 2.5x slower does not; two of
+    // three agree, so it alone is left out, beside their median (182.87 +
+    // 192.0135) / 2 = 187.44175 us: 457.175 / 187.44175 = 2.439x.
+    std::vector<NcclMeasurement> rows = read_nccl_tests_csv(kCsv);
+    const std::size_t n = rows.size();
+    NcclMeasurement repeat = rows.front();
+    repeat.time_us *= 1.05;
+    repeat.where = {"pair-a.log", 12, 0, ""};
+    NcclMeasurement slow = rows.front();
+    slow.time_us *= 2.5;
+    slow.where = {"pair-b.log", 12, 0, ""};
+    rows.push_back(repeat);
+    rows.push_back(slow);
+    CalibrationOptions options;
+    options.leave_one_group_out = false;
+    const CalibrationResult r = calibrate_preset(read_toml_file(kPreset), kPreset, rows, options);
+    CHECK(r.contradictions.empty());
+    REQUIRE(r.outliers.size() == 1);
+    CHECK(r.outliers[0].where.file == "pair-b.log");
+    CHECK(r.outliers[0].group == "all-reduce/8gpu/1node");
+    CHECK(r.outliers[0].bytes == 33554432);
+    CHECK(r.outliers[0].measured == doctest::Approx(457.175));
+    CHECK(r.outliers[0].others_median == doctest::Approx(187.44175));
+    CHECK(r.rows_used == n + 1);  // the repeat in, the outlier out
+    CHECK(group(r, "all-reduce/8gpu/1node").before.rows == 11);
+
+    std::ostringstream table;
+    write_calibration_table(table, {}, r);
+    CHECK(table.str().find("outlier rows (2x or more from the runs of their collective, shape and size, or training "
+                           "case and metric, that agree), left out of the fit:\n"
+                           "  pair-b.log: 1 row (line 12), 2.44x the others' median: all-reduce/8gpu/1node\n") !=
+          std::string::npos);
+    std::ostringstream json;
+    write_calibration_json(json, {}, r);
+    CHECK(json.str().find("\"outliers\": [\n    {\"file\": \"pair-b.log\", \"line\": 12, \"group\": "
+                          "\"all-reduce/8gpu/1node\", \"size_bytes\": 33554432, \"label\": \"33554432 B\", \"unit\": "
+                          "\"us\", \"measured\": 457.175, \"others_median\": 187.442}\n  ]") != std::string::npos);
+}
+
 TEST_CASE("--fit and --check: patterns that match nothing or overlap are errors") {
     const std::vector<NcclMeasurement> rows = read_nccl_tests_csv(kCsv);
     const ConfigValue root = read_toml_file(kPreset);

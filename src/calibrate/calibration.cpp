@@ -9,6 +9,7 @@
 
 #include "calibrate/group_fit.h"
 #include "calibrate/leave_out.h"
+#include "calibrate/row_consensus.h"
 #include "calibrate/row_predictor.h"
 #include "config/calibration_table.h"
 #include "config/preset.h"
@@ -84,7 +85,9 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
     CalibrationResult result;
     result.rows_read = data.size();
 
-    // Contradictory rows: one collective, shape and size (one training case and metric), `ratio` apart.
+    // Rows of one collective, shape and size (one training case and metric)
+    // `ratio` or more apart: outliers beside a majority that agrees, or all
+    // of them contradictory (row_consensus.h).
     std::map<std::string, std::vector<std::size_t>> same;
     std::vector<std::string> order;
     for (std::size_t r = 0; r < data.size(); ++r) {
@@ -96,25 +99,35 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
     std::vector<bool> used(data.size(), true);
     for (const auto& key : order) {
         const std::vector<std::size_t>& rows = same[key];
-        double lo = data[rows.front()].measured, hi = lo;
-        for (std::size_t r : rows) {
-            lo = std::min(lo, data[r].measured);
-            hi = std::max(hi, data[r].measured);
+        std::vector<double> values;
+        for (std::size_t r : rows) values.push_back(data[r].measured);
+        const RowConsensus consensus = row_consensus(values, options.contradiction_ratio);
+        const MeasuredRow& first = data[rows.front()];
+        if (consensus.contradictory) {
+            Contradiction c;
+            c.group = first.group;
+            c.bytes = first.bytes;
+            c.label = first.label;
+            c.unit = first.unit;
+            c.ratio = *std::max_element(values.begin(), values.end()) / *std::min_element(values.begin(), values.end());
+            for (std::size_t r : rows) {
+                c.rows.push_back(data[r].where);
+                c.measured.push_back(data[r].measured);
+                used[r] = false;
+            }
+            result.contradictions.push_back(std::move(c));
+            continue;
         }
-        if (hi / lo < options.contradiction_ratio) continue;
-        Contradiction c;
-        c.group = data[rows.front()].group;
-        c.bytes = data[rows.front()].bytes;
-        c.label = data[rows.front()].label;
-        c.unit = data[rows.front()].unit;
-        c.ratio = hi / lo;
-        for (std::size_t r : rows) {
-            c.rows.push_back(data[r].where);
-            c.measured.push_back(data[r].measured);
-            used[r] = false;
+        const double median = consensus.outliers.empty() ? 0 : median_of(values, consensus.kept);
+        for (std::size_t k : consensus.outliers) {
+            const MeasuredRow& row = data[rows[k]];
+            result.outliers.push_back({row.group, row.bytes, row.label, row.unit, row.where, row.measured, median});
+            used[rows[k]] = false;
         }
-        result.contradictions.push_back(std::move(c));
     }
+    std::stable_sort(result.outliers.begin(), result.outliers.end(), [](const Outlier& a, const Outlier& b) {
+        return a.where.file != b.where.file ? a.where.file < b.where.file : a.where.line < b.where.line;
+    });
 
     CalibrationProblem problem{data, {}, {}, {}, options.min_rows};
     for (std::size_t r = 0; r < data.size(); ++r) {
@@ -130,7 +143,7 @@ CalibrationResult calibrate_preset(const ConfigValue& preset_root, const std::st
         problem.group_rows[static_cast<std::size_t>(it - problem.group_names.begin())].push_back(r);
     }
     if (problem.group_names.empty())
-        throw InputError({"--fit", 0, 0, ""}, "nothing to fit: every row is contradictory");
+        throw InputError({"--fit", 0, 0, ""}, "nothing to fit: every row is contradictory or an outlier");
 
     // Which groups are fitted and which held out.
     const std::vector<std::size_t> check = matching_groups(options.check_groups, problem.group_names, "--check");

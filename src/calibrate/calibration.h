@@ -20,9 +20,11 @@
 // fitted rows (probed at its bounds and their geometric middle, the others at
 // the preset's values) is not fitted and keeps the preset's value, with the
 // reason; rows of one collective, shape and size (or one training case and
-// metric) whose values are `ratio` or more apart are contradictory: listed,
-// and left out of the fit and the errors. A training case whose plan cannot
-// run on the preset is an error naming its file and line.
+// metric) whose values are `ratio` or more apart are left out of the fit and
+// the errors, and listed: those beside a majority that agrees as outliers,
+// all of them as contradictory where none does (row_consensus.h). A training
+// case whose plan cannot run on the preset is an error naming its file and
+// line.
 //
 // The fitted values are rounded to 4 significant digits (whole numbers where
 // the preset states an integer), as the written preset states them, and the
@@ -119,12 +121,25 @@ struct Contradiction {
     double ratio = 0;  ///< largest / smallest
 };
 
+/// A row left out beside runs of the same thing that agree (row_consensus.h):
+/// a failing link, a busy node.
+struct Outlier {
+    std::string group;
+    std::uint64_t bytes = 0;
+    std::string label;
+    std::string unit = "us";
+    InputLocation where;
+    double measured = 0;
+    double others_median = 0;  ///< the median of the runs that agree, in `unit`
+};
+
 struct CalibrationResult {
     std::vector<ConstantFit> constants;
     std::vector<GroupFit> groups;  ///< in the order they first appear
     std::vector<Contradiction> contradictions;
+    std::vector<Outlier> outliers;  ///< by file, then line
     std::size_t rows_read = 0;
-    std::size_t rows_used = 0;  ///< not contradictory
+    std::size_t rows_used = 0;  ///< neither contradictory nor outliers
     double objective_before = 0, objective_after = 0;  ///< on the fitted groups
     int evaluations = 0;  ///< objective evaluations, every fit together
     HoldOut hold_out = HoldOut::Group;  ///< what the out-of-sample refits left out

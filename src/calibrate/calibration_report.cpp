@@ -72,6 +72,40 @@ std::vector<UnplacedConstant> unplaced_constants(const GroupFit& g, const std::v
     return hits;
 }
 
+// Rows of a contradiction shown in the table (JSON lists them all).
+constexpr std::size_t kRowsShown = 6;
+
+// One line per file: a failing node pair's log shows as one line, its rows'
+// lines, how far they sit from the runs that agree, and their groups.
+//   logs/nccl_N2_G1_a_b.log: 4 rows (lines 12-46), 1.4-15.8x the others' median: send-recv/2gpu/2node
+void write_outliers_by_file(std::ostream& out, const std::vector<Outlier>& outliers) {
+    for (std::size_t i = 0; i < outliers.size();) {
+        std::size_t j = i;
+        int first_line = outliers[i].where.line, last_line = first_line;
+        double low = outliers[i].measured / outliers[i].others_median, high = low;
+        std::vector<std::string> groups;
+        for (; j < outliers.size() && outliers[j].where.file == outliers[i].where.file; ++j) {
+            const Outlier& o = outliers[j];
+            first_line = std::min(first_line, o.where.line);
+            last_line = std::max(last_line, o.where.line);
+            const double r = o.measured / o.others_median;
+            low = std::min(low, r);
+            high = std::max(high, r);
+            if (std::find(groups.begin(), groups.end(), o.group) == groups.end()) groups.push_back(o.group);
+        }
+        const std::size_t n = j - i;
+        const std::string lines = first_line == last_line ? fmt::format("line {}", first_line)
+                                                          : fmt::format("lines {}-{}", first_line, last_line);
+        const std::string spread =
+            low == high ? fmt::format("{:.3g}x", low) : fmt::format("{:.3g}-{:.3g}x", low, high);
+        std::string group_list;
+        for (const std::string& g : groups) group_list += (group_list.empty() ? "" : ", ") + g;
+        out << fmt::format("  {}: {} {} ({}), {} the others' median: {}\n", outliers[i].where.file, n,
+                           n == 1 ? "row" : "rows", lines, spread, group_list);
+        i = j;
+    }
+}
+
 }  // namespace
 
 void write_calibration_table(std::ostream& out, const CalibrationHeader& header, const CalibrationResult& result) {
@@ -126,14 +160,22 @@ void write_calibration_table(std::ostream& out, const CalibrationHeader& header,
         }
         out << "\n";
     }
+    if (!result.outliers.empty()) {
+        out << "\noutlier rows (2x or more from the runs of their collective, shape and size, or training case and "
+               "metric, that agree), left out of the fit:\n";
+        write_outliers_by_file(out, result.outliers);
+    }
     if (!result.contradictions.empty()) {
         out << "\ncontradictory rows (one collective, shape and size, or one training case and metric, 2x or more "
-               "apart), left out of the fit:\n";
+               "apart, no majority agreeing), left out of the fit:\n";
         for (const Contradiction& c : result.contradictions) {
             out << fmt::format("  {} {} ({:.2f}x):", c.group, c.label, c.ratio);
-            for (std::size_t i = 0; i < c.rows.size(); ++i)
+            const std::size_t shown = c.rows.size() > kRowsShown ? kRowsShown : c.rows.size();
+            for (std::size_t i = 0; i < shown; ++i)
                 out << fmt::format(" {}:{} {:g} {}{}", c.rows[i].file, c.rows[i].line, c.measured[i], c.unit,
-                                   i + 1 < c.rows.size() ? "," : "");
+                                   i + 1 < shown ? "," : "");
+            if (shown < c.rows.size())
+                out << fmt::format(" and {} more (--format json lists every row)", c.rows.size() - shown);
             out << "\n";
         }
     }
@@ -191,7 +233,16 @@ void write_calibration_json(std::ostream& out, const CalibrationHeader& header, 
                 << ", \"measured\": " << json_number(c.measured[k]) << "}";
         out << "]}";
     }
-    out << (result.contradictions.empty() ? "" : "\n  ") << "],\n  \"written\": "
+    out << (result.contradictions.empty() ? "" : "\n  ") << "],\n  \"outliers\": [";
+    for (std::size_t i = 0; i < result.outliers.size(); ++i) {
+        const Outlier& o = result.outliers[i];
+        out << (i ? ",\n    " : "\n    ") << "{\"file\": " << json_string(o.where.file) << ", \"line\": " << o.where.line
+            << ", \"group\": " << json_string(o.group) << ", \"size_bytes\": " << o.bytes
+            << ", \"label\": " << json_string(o.label) << ", \"unit\": " << json_string(o.unit)
+            << ", \"measured\": " << json_number(o.measured) << ", \"others_median\": " << json_number(o.others_median)
+            << "}";
+    }
+    out << (result.outliers.empty() ? "" : "\n  ") << "],\n  \"written\": "
         << (header.written.empty() ? "null" : json_string(header.written)) << "\n}\n";
 }
 
