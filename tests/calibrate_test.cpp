@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -329,6 +332,34 @@ TEST_CASE("a run 2x or more from others that agree is an outlier: left out alone
     CHECK(json.str().find("\"outliers\": [\n    {\"file\": \"pair-b.log\", \"line\": 12, \"group\": "
                           "\"all-reduce/8gpu/1node\", \"size_bytes\": 33554432, \"label\": \"33554432 B\", \"unit\": "
                           "\"us\", \"measured\": 457.175, \"others_median\": 187.442}\n  ]") != std::string::npos);
+}
+
+TEST_CASE("calibrate on a folder of node pairs names the pair whose runs are outliers, once, by its log") {
+    // Three pairs' send/recv logs, 4, 8 and 16 GiB; pair-c's link runs at a
+    // quarter of the rate (times x 4, bandwidths / 4: 4294967296 B / 392677 us
+    // = 10.94 GB/s). At each size two of three runs agree and pair-c's is 4x
+    // their median (392677 / 98169.3 = 4.000), so its three rows are outliers.
+    const std::string log = std::string(DTCALC_TEST_DATA_DIR) + "/nccl-tests/sendrecv_perf_N2_G1.log";
+    std::ifstream in(log);
+    const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string slow = good;
+    auto swap = [&](const std::string& from, const std::string& to) {
+        for (std::size_t at = slow.find(from); at != std::string::npos; at = slow.find(from, at + to.size()))
+            slow.replace(at, from.size(), to);
+    };
+    swap("98169.3   43.75   43.75", "392677   10.94   10.94");
+    swap("196355   43.75   43.75", "785420   10.94   10.94");
+    swap("392397   43.78   43.78", "1569588   10.95   10.95");
+    dtcalc::testing::write_temp_file("calibrate-pairs/pair-a/sendrecv_perf.log", good);
+    dtcalc::testing::write_temp_file("calibrate-pairs/pair-b/sendrecv_perf.log", good);
+    const std::string c = dtcalc::testing::write_temp_file("calibrate-pairs/pair-c/sendrecv_perf.log", slow);
+    const std::string dir = std::filesystem::path(c).parent_path().parent_path().string();
+    const auto run = run_dtcalc("calibrate --preset h100-ib-ndr400 " + dir + " --no-leave-one-out", false);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("outlier rows (2x or more from the runs of their collective, shape and size, or training case "
+                       "and metric, that agree), left out of the fit:\n  " + c +
+                       ": 3 rows (lines 10-12), 4x the others' median: send-recv/2gpu/2node\n") != std::string::npos);
+    CHECK(run.out.find("contradictory") == std::string::npos);
 }
 
 TEST_CASE("--fit and --check: patterns that match nothing or overlap are errors") {

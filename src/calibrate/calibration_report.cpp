@@ -96,8 +96,8 @@ void write_outliers_by_file(std::ostream& out, const std::vector<Outlier>& outli
         const std::size_t n = j - i;
         const std::string lines = first_line == last_line ? fmt::format("line {}", first_line)
                                                           : fmt::format("lines {}-{}", first_line, last_line);
-        const std::string spread =
-            low == high ? fmt::format("{:.3g}x", low) : fmt::format("{:.3g}-{:.3g}x", low, high);
+        const std::string from = fmt::format("{:.3g}", low), to = fmt::format("{:.3g}", high);
+        const std::string spread = from == to ? from + "x" : from + "-" + to + "x";
         std::string group_list;
         for (const std::string& g : groups) group_list += (group_list.empty() ? "" : ", ") + g;
         out << fmt::format("  {}: {} {} ({}), {} the others' median: {}\n", outliers[i].where.file, n,
